@@ -1,0 +1,29 @@
+/**
+ * Names that mark a value as a fence token (or its close relatives: generation, epoch,
+ * sequencer). Shared by every rule so that "what is a token" has one answer.
+ *
+ * Plain `token` is only a token on a lock handle or an authority result: on its own it is
+ * far more often an auth or pagination token, so it is not in the strong list.
+ */
+const STRONG_TOKEN_NAME =
+  /^(?:fence|fencing|lease_?fence|lock_?fence)_?(?:token|tok|id|no|number|num|seq|counter|gen|generation)?$|^(?:fencing|fence)[A-Z_]|(?:^|_|[a-z])(?:Fence|Fencing|fence|fencing)(?:Token|_token)$|^(?:lease|lock|owner)_?(?:generation|epoch|sequencer|seq_?no)$|^(?:generation|sequencer|epoch_?(?:no|number|id))$|(?:Generation|Sequencer|FenceToken|FencingToken)$/i;
+
+const WEAK_TOKEN_NAME = /^(?:token|tok|revision|rev|epoch|version|seq|sequence)$/i;
+
+/** A name that on its own says "fence token", wherever it appears. */
+export function isStrongTokenName(name: string): boolean {
+  return STRONG_TOKEN_NAME.test(name);
+}
+
+/**
+ * A name that is a token only when read off a lock handle or an authority result
+ * (`lock.token`, `lease.revision`, `{ token } = await authority.acquire(...)`).
+ */
+export function isHandleTokenName(name: string): boolean {
+  return isStrongTokenName(name) || WEAK_TOKEN_NAME.test(name);
+}
+
+/** SQL column names that hold the accepted token at the resource. */
+export function isTokenColumnName(column: string): boolean {
+  return isStrongTokenName(column) || /^(?:accepted|last|highest|current)_?(?:fence_?)?(?:token|generation|epoch)$/i.test(column);
+}

@@ -1,0 +1,6 @@
+import requireFenceCondition from './require-fence-condition.js';
+
+/** Every rule of the plugin, by name. Add a rule here and to the configs in ../configs.ts. */
+export const rules = {
+  'require-fence-condition': requireFenceCondition,
+};
