@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import {
+  DiagnosticPullMode,
+  LanguageClient,
+  RevealOutputChannelOn,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import { CONFIG_SECTION, type InitializationOptions } from './protocol';
+
+/** The files the server lints; .mjs/.cjs carry the `javascript` language id, so match by name. */
+export const LINTED_FILES = '**/*.{ts,tsx,js,jsx,mjs,cjs}';
+
+export const documentSelector = [{ scheme: 'file', pattern: LINTED_FILES }];
+
+/**
+ * Skips a diagnostic pull that the user's `fencelint.run` / `fencelint.enable` setting rules out.
+ * Opening a file always pulls; typing pulls only with run=onType, saving only with run=onSave.
+ */
+function skipPull(document: vscode.TextDocument, mode: DiagnosticPullMode): boolean {
+  const config = vscode.workspace.getConfiguration(CONFIG_SECTION, document);
+  if (!config.get<boolean>('enable', true)) return true;
+  const run = config.get<'onType' | 'onSave'>('run', 'onType');
+  if (mode === DiagnosticPullMode.onType) return run !== 'onType';
+  if (mode === DiagnosticPullMode.onSave) return run !== 'onSave';
+  return false;
+}
+
+export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+  // The server bundle ships beside the client bundle; see scripts/build.mjs.
+  const module = context.asAbsolutePath('dist/server.mjs');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const initializationOptions: InitializationOptions = { trusted: vscode.workspace.isTrusted };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector,
+    initializationOptions,
+    outputChannel: output,
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    synchronize: {
+      // Settings changes reach the server, which then re-reads them per document.
+      configurationSection: CONFIG_SECTION,
+      // Only read when fencelint.useWorkspaceConfig is on, in a trusted workspace.
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/eslint.config.{js,mjs,cjs,ts,mts,cts}'),
+    },
+    diagnosticPullOptions: { onChange: true, onSave: true, filter: skipPull },
+  };
+  return new LanguageClient('fencelint', 'fencelint', serverOptions, clientOptions);
+}
