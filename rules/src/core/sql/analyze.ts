@@ -1,0 +1,355 @@
+/**
+ * `analyzeSql`: parse SQL with PostgreSQL's own parser and describe each statement: what it
+ * writes, under which condition, with which values, plus the offsets a suggestion needs.
+ */
+import { byteToIndex, isSqlParserLoaded, parseSql } from './parser.js';
+import { identityNormalization, normalizeMysql, type NormalizedSql } from './normalize.js';
+import { TokenView } from './tokens.js';
+import {
+  Scope,
+  collectComparisons,
+  columnFields,
+  conditionsOfSelect,
+  functionName,
+  outputName,
+  selectOutput,
+  valueOf,
+  type Json,
+  type TextContext,
+} from './values.js';
+import type { SqlAnalysis, SqlAssignment, SqlComparison, SqlDialect, SqlRange, SqlStatementEditPoints, SqlStatementInfo, SqlValue } from './types.js';
+
+/** Extra per-analysis facts for planFenceEdit, kept out of the public shape. */
+export interface AnalysisInternals {
+  view: TokenView;
+  normalized: NormalizedSql;
+}
+export const internals = new WeakMap<SqlAnalysis, AnalysisInternals>();
+
+/** Facts about a statement that only planFenceEdit needs. */
+export interface StatementInternals {
+  /** Range names besides the target (FROM, USING): a new condition must qualify the column. */
+  joined: boolean;
+}
+export const statementInternals = new WeakMap<SqlStatementInfo, StatementInternals>();
+
+const CACHE_SIZE = 400;
+const cache = new Map<string, SqlAnalysis | null>();
+
+/**
+ * Parses `text` and describes its statements. Returns undefined when the parser is not loaded
+ * or the text is not valid PostgreSQL (after MySQL normalization for 'mysql'); never throws.
+ * Results are cached by text and shared: do not mutate them.
+ */
+export function analyzeSql(text: string, dialect: SqlDialect = 'postgres'): SqlAnalysis | undefined {
+  if (!isSqlParserLoaded() || typeof text !== 'string') return undefined;
+  const key = `${dialect}\u0000${text}`;
+  const hit = cache.get(key);
+  if (hit !== undefined) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit ?? undefined;
+  }
+  let result: SqlAnalysis | undefined;
+  try {
+    result = analyzeUncached(text, dialect);
+  } catch {
+    result = undefined; // e.g. a statement nested too deeply for the walk
+  }
+  cache.set(key, result ?? null);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return result;
+}
+
+function analyzeUncached(source: string, dialect: SqlDialect): SqlAnalysis | undefined {
+  if (source.trim() === '') return undefined;
+  const normalized = dialect === 'mysql' ? normalizeMysql(source) : identityNormalization(source);
+  const text = normalized.text;
+  const parsed = parseSql(text);
+  if (!parsed?.stmts?.length) return undefined;
+  const view = new TokenView(text);
+  const ctx: TextContext = { view, toIndex: byteToIndex(text) };
+  const statements: SqlStatementInfo[] = [];
+  const nested: SqlStatementInfo[] = [];
+  for (const raw of parsed.stmts) {
+    const start = ctx.toIndex(raw.stmt_location ?? 0);
+    const end = raw.stmt_len ? ctx.toIndex((raw.stmt_location ?? 0) + raw.stmt_len) : text.length;
+    const range = trimRange(text, start, end);
+    const scope = new Scope(ctx);
+    statements.push(describe(raw.stmt as Json, scope, () => range, ctx));
+    collectNestedWrites(raw.stmt as Json, scope, ctx, range.end, nested);
+  }
+  const analysis: SqlAnalysis = {
+    text,
+    source,
+    dialect,
+    statements: [...statements, ...nested],
+    paramNames: normalized.paramNames,
+    positionalParams: normalized.positionalOffsets.length,
+    toSourceOffset: normalized.toSourceOffset,
+  };
+  internals.set(analysis, { view, normalized });
+  return analysis;
+}
+
+function trimRange(text: string, start: number, end: number): SqlRange {
+  while (start < end && /\s/.test(text[start])) start++;
+  while (end > start && /[\s;]/.test(text[end - 1])) end--;
+  return { start, end };
+}
+
+const BODY_KEYS = ['UpdateStmt', 'InsertStmt', 'DeleteStmt', 'MergeStmt', 'SelectStmt'] as const;
+
+/** Data-modifying statements inside WITH clauses, described as statements of their own. */
+function collectNestedWrites(stmt: Json, scope: Scope, ctx: TextContext, limit: number, out: SqlStatementInfo[]): void {
+  const body = BODY_KEYS.map((k) => stmt?.[k]).find(Boolean);
+  for (const item of body?.withClause?.ctes ?? []) {
+    const cte = item.CommonTableExpr;
+    const query = cte?.ctequery;
+    if (!query || query.SelectStmt) continue;
+    const entry = scope.findCte(String(cte.ctename).toLowerCase());
+    const inner = (entry?.scope ?? scope).child();
+    let range: SqlRange | undefined;
+    const rangeOf = (): SqlRange => (range ??= cteBodyRange(ctx, ctx.toIndex(cte.location ?? 0), limit));
+    out.push(describe(query, inner, rangeOf, ctx));
+    collectNestedWrites(query, inner, ctx, limit, out);
+  }
+}
+
+/** The text inside `name [(cols)] AS [NOT] [MATERIALIZED] ( ... )`. */
+function cteBodyRange(ctx: TextContext, nameAt: number, limit: number): SqlRange {
+  const { view } = ctx;
+  const t = view.tokens;
+  let k = view.indexAt(nameAt) + 1;
+  if (t[k]?.text === '(') k = view.matching(k) + 1;
+  while (k < t.length && t[k].text !== '(') k++;
+  const close = view.matching(k);
+  return { start: t[k + 1]?.start ?? limit, end: t[close - 1]?.end ?? limit };
+}
+
+function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextContext): SqlStatementInfo {
+  const info = {
+    kind: 'other',
+    upsert: false,
+    conditions: [] as SqlComparison[],
+    assignments: [] as SqlAssignment[],
+    returning: [] as string[],
+    selectedColumns: [] as string[],
+    forUpdate: false,
+    ...callsAndParams(stmt),
+  } as SqlStatementInfo;
+  defineLazy(info, 'range', rangeOf);
+  statementInternals.set(info, { joined: Boolean(stmt.UpdateStmt?.fromClause?.length || stmt.DeleteStmt?.usingClause?.length) });
+
+  if (stmt.UpdateStmt) {
+    const u = stmt.UpdateStmt;
+    info.kind = 'update';
+    setTarget(info, u.relation, scope);
+    scope.addWith(u.withClause);
+    scope.addFrom(u.fromClause, info.conditions);
+    info.assignments = setList(u.targetList, scope);
+    if (u.whereClause) collectComparisons(u.whereClause, scope, false, info.conditions);
+    info.returning = returningNames(u.returningClause, scope);
+    defineLazy(info, 'edit', () => editPoints(ctx, info, u.relation?.location, 'update', !u.whereClause?.CurrentOfExpr));
+  } else if (stmt.DeleteStmt) {
+    const d = stmt.DeleteStmt;
+    info.kind = 'delete';
+    setTarget(info, d.relation, scope);
+    scope.addWith(d.withClause);
+    scope.addFrom(d.usingClause, info.conditions);
+    if (d.whereClause) collectComparisons(d.whereClause, scope, false, info.conditions);
+    info.returning = returningNames(d.returningClause, scope);
+    defineLazy(info, 'edit', () => editPoints(ctx, info, d.relation?.location, 'delete', !d.whereClause?.CurrentOfExpr));
+  } else if (stmt.InsertStmt) {
+    describeInsert(stmt.InsertStmt, info, scope, ctx);
+  } else if (stmt.MergeStmt) {
+    describeMerge(stmt.MergeStmt, info, scope);
+    info.edit = {};
+  } else if (stmt.SelectStmt) {
+    const s = stmt.SelectStmt;
+    info.kind = 'select';
+    info.table = firstTable(s);
+    info.forUpdate = Boolean(s.lockingClause?.length) || Boolean(s.larg?.lockingClause?.length);
+    info.selectedColumns = (s.targetList ?? []).map((t: Json) => {
+      const rt = t.ResTarget;
+      return String(rt?.name ?? (rt?.val ? (outputName(rt.val) ?? '?column?') : '?column?')).toLowerCase();
+    });
+    conditionsOfSelect(s, scope, false, info.conditions);
+    info.edit = {};
+  } else {
+    info.edit = {};
+  }
+  return info;
+}
+
+function describeInsert(ins: Json, info: SqlStatementInfo, scope: Scope, ctx: TextContext): void {
+  info.kind = 'insert';
+  setTarget(info, ins.relation, scope);
+  scope.addWith(ins.withClause);
+  const columns: string[] = (ins.cols ?? []).map((c: Json) => String(c.ResTarget?.name).toLowerCase());
+  const inserted: SqlAssignment[] = [];
+  const select = ins.selectStmt?.SelectStmt;
+  if (select) {
+    // VALUES rows and INSERT ... SELECT alike: output columns by position; a SELECT's WHERE guards the insert.
+    const output = [...selectOutput(select, scope.child(), info.conditions).values()];
+    columns.forEach((column, i) => {
+      if (output[i]) inserted.push({ column, value: output[i] });
+    });
+  }
+  info.insertedValues = inserted;
+  info.assignments = inserted;
+  const conflict = ins.onConflictClause;
+  if (conflict?.action === 'ONCONFLICT_UPDATE') {
+    info.upsert = true;
+    const upsertScope = scope.child();
+    upsertScope.excluded = new Map(inserted.map((a) => [a.column, a.value]));
+    info.assignments = setList(conflict.targetList, upsertScope);
+    if (conflict.whereClause) collectComparisons(conflict.whereClause, upsertScope, false, info.conditions);
+  }
+  info.returning = returningNames(ins.returningClause, scope);
+  defineLazy(info, 'edit', () => (info.upsert ? editPoints(ctx, info, ins.relation?.location, 'upsert', true) : {}));
+}
+
+function describeMerge(m: Json, info: SqlStatementInfo, scope: Scope): void {
+  info.kind = 'merge';
+  setTarget(info, m.relation, scope);
+  scope.addWith(m.withClause);
+  if (m.sourceRelation) scope.addFrom([m.sourceRelation], info.conditions);
+  if (m.joinCondition) collectComparisons(m.joinCondition, scope, false, info.conditions);
+  for (const item of m.mergeWhenClauses ?? []) {
+    const when = item.MergeWhenClause;
+    if (!when) continue;
+    if (when.condition && when.matchKind === 'MERGE_WHEN_MATCHED') collectComparisons(when.condition, scope, false, info.conditions);
+    if (when.commandType === 'CMD_UPDATE') info.assignments.push(...setList(when.targetList, scope));
+    if (when.commandType === 'CMD_INSERT') {
+      (when.targetList ?? []).forEach((t: Json, i: number) => {
+        const value = when.values?.[i];
+        if (t.ResTarget?.name && value) info.assignments.push({ column: String(t.ResTarget.name).toLowerCase(), value: valueOf(value, scope) });
+      });
+    }
+  }
+  info.returning = returningNames(m.returningClause, scope);
+}
+
+function setTarget(info: SqlStatementInfo, relation: Json, scope: Scope): void {
+  if (!relation?.relname) return;
+  info.table = String(relation.relname).toLowerCase();
+  if (relation.alias?.aliasname) info.alias = String(relation.alias.aliasname).toLowerCase();
+  scope.sources.set(info.alias ?? info.table, undefined);
+}
+
+function firstTable(select: Json): string | undefined {
+  let item = select.fromClause?.[0] ?? select.larg?.fromClause?.[0];
+  while (item?.JoinExpr) item = item.JoinExpr.larg;
+  return item?.RangeVar?.relname ? String(item.RangeVar.relname).toLowerCase() : undefined;
+}
+
+/** `SET a = x, (b, c) = ($1, $2)` as one assignment per column. */
+function setList(targets: Json[] | undefined, scope: Scope): SqlAssignment[] {
+  const assignments: SqlAssignment[] = [];
+  for (const t of targets ?? []) {
+    const rt = t.ResTarget;
+    if (!rt?.name || !rt.val) continue;
+    let val = rt.val;
+    if (val.MultiAssignRef) {
+      const ref = val.MultiAssignRef;
+      val = ref.source?.RowExpr?.args?.[ref.colno - 1] ?? ref.source;
+    }
+    assignments.push({ column: String(rt.name).toLowerCase(), value: valueOf(val, scope) });
+  }
+  return assignments;
+}
+
+function returningNames(clause: Json, scope: Scope): string[] {
+  return (clause?.exprs ?? []).map((t: Json) => {
+    const rt = t.ResTarget;
+    if (rt?.name) return String(rt.name).toLowerCase();
+    if (rt?.val?.ColumnRef) {
+      const fields = columnFields(rt.val.ColumnRef);
+      return fields ? fields[fields.length - 1] : '*';
+    }
+    return rt?.val ? valueOf(rt.val, scope).text : '';
+  });
+}
+
+/** Every function called and every parameter referenced in a statement, anywhere in it. */
+function callsAndParams(stmt: Json): { functionCalls: string[]; params: number[] } {
+  const functions = new Set<string>();
+  const params = new Set<number>();
+  const visit = (node: Json): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const n of node) visit(n);
+      return;
+    }
+    if (node.FuncCall) functions.add(functionName(node.FuncCall));
+    else if (node.SQLValueFunction) functions.add(String(node.SQLValueFunction.op).replace(/^SVFOP_/, '').toLowerCase());
+    else if (node.ParamRef && typeof node.ParamRef.number === 'number') params.add(node.ParamRef.number);
+    for (const key in node) if (typeof node[key] === 'object') visit(node[key]);
+  };
+  visit(stmt);
+  return { functionCalls: [...functions], params: [...params].sort((a, b) => a - b) };
+}
+
+function defineLazy<T extends object, K extends keyof T>(obj: T, key: K, compute: () => T[K]): void {
+  let value: T[K] | undefined;
+  let done = false;
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (!done) {
+        value = compute();
+        done = true;
+      }
+      return value;
+    },
+    set(v: T[K]) {
+      value = v;
+      done = true;
+    },
+  });
+}
+
+/**
+ * Finds the clauses of a write from its target relation onward, at the write's own bracket depth:
+ * SET list end, WHERE condition range, and where a WHERE would go (before RETURNING).
+ */
+function editPoints(ctx: TextContext, info: SqlStatementInfo, relationAt: number | undefined, mode: 'update' | 'delete' | 'upsert', whereEditable: boolean): SqlStatementEditPoints {
+  if (relationAt === undefined) return {};
+  const { view } = ctx;
+  const t = view.tokens;
+  const end = info.range.end;
+  const at: Record<string, number> = {};
+  let depth = 0;
+  let last = -1;
+  let afterDoUpdate = mode !== 'upsert';
+  for (let k = view.indexAt(ctx.toIndex(relationAt)); k < t.length && t[k].start < end; k++) {
+    const tok = t[k];
+    if (tok.text === '(' || tok.text === '[') depth++;
+    else if (tok.text === ')' || tok.text === ']') {
+      if (--depth < 0) break;
+    } else if (depth === 0 && tok.text === ';') break;
+    last = k;
+    if (depth !== 0 || !tok.keyword) continue;
+    if (mode === 'upsert' && tok.text === 'DO' && t[k + 1]?.text === 'UPDATE') afterDoUpdate = true;
+    if (!afterDoUpdate) continue;
+    if (tok.text === 'SET' && at.SET === undefined) at.SET = k;
+    else if ((tok.text === 'FROM' || tok.text === 'USING') && at.FROM === undefined && at.WHERE === undefined) at.FROM = k;
+    else if (tok.text === 'WHERE' && at.WHERE === undefined && (mode === 'delete' || at.SET !== undefined)) at.WHERE = k;
+    else if (tok.text === 'RETURNING' && at.RETURNING === undefined) at.RETURNING = k;
+  }
+  if (last < 0) return {};
+  const bodyEnd = at.RETURNING !== undefined ? at.RETURNING - 1 : last;
+  const points: SqlStatementEditPoints = {};
+  if (at.SET !== undefined) {
+    const setEnd = Math.min(...[at.FROM, at.WHERE, at.RETURNING].filter((v): v is number => v !== undefined).map((v) => v - 1), last);
+    points.setListEnd = t[setEnd].end;
+  }
+  if (!whereEditable) return points;
+  if (at.WHERE !== undefined) points.whereRange = { start: t[at.WHERE + 1].start, end: t[bodyEnd].end };
+  else points.whereInsertAt = t[bodyEnd].end;
+  return points;
+}
+
+export type { SqlValue };
