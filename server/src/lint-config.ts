@@ -1,0 +1,98 @@
+import type { Linter, Rule } from 'eslint';
+import tsParser from '@typescript-eslint/parser';
+import type { FencelintSettings } from './settings.js';
+import type { LoadedPlugins } from './plugin-loader.js';
+import { AnalysisCollector, COLLECTOR_NAMESPACE, COLLECTOR_RULE } from './file-analysis.js';
+
+/** Extensions the server lints; `@typescript-eslint/parser` parses all of them. */
+export const LINTED_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'] as const;
+
+/** fencelint's part of a workspace's own ESLint config (rule entries and `settings.fencelint`). */
+export interface WorkspaceFencelintOptions {
+  rules: Record<string, Linter.RuleEntry>;
+  settings: Record<string, unknown> | undefined;
+}
+
+function severityOf(entry: Linter.RuleEntry): Linter.RuleSeverity {
+  return Array.isArray(entry) ? entry[0] : entry;
+}
+
+function optionsOf(entry: Linter.RuleEntry): unknown[] {
+  return Array.isArray(entry) ? entry.slice(1) : [];
+}
+
+/** Whether the rule's first option is an object that declares `tokenColumn`. */
+function takesTokenColumn(rule: Rule.RuleModule | undefined): boolean {
+  const schema = rule?.meta?.schema;
+  const first = Array.isArray(schema) ? schema[0] : undefined;
+  const properties = (first as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return !!properties && 'tokenColumn' in properties;
+}
+
+/**
+ * The flat config for one document: the parser, the plugin's `recommended` rules, then
+ * fencelint's options from the workspace's ESLint config (when opted in), then the editor
+ * settings, which win. Only fencelint's rules and settings are ever taken from the workspace.
+ */
+export function buildLintConfig(
+  plugins: LoadedPlugins,
+  settings: FencelintSettings,
+  workspace: WorkspaceFencelintOptions | undefined,
+  collector: AnalysisCollector | undefined,
+): Linter.Config[] {
+  const rules = new Map<string, Linter.RuleEntry>(Object.entries(plugins.recommendedRules));
+  for (const [id, entry] of Object.entries(workspace?.rules ?? {})) rules.set(id, entry);
+  for (const [name, severity] of Object.entries(settings.rules)) {
+    const id = `fencelint/${name}`;
+    const previous = rules.get(id);
+    rules.set(id, previous === undefined ? severity : [severity, ...optionsOf(previous)]);
+  }
+  if (settings.tokenColumn) {
+    for (const [id, entry] of rules) {
+      const rule = plugins.fencelint.rules?.[id.replace(/^fencelint\//, '')] as Rule.RuleModule | undefined;
+      if (!takesTokenColumn(rule) || severityOf(entry) === 'off' || severityOf(entry) === 0) continue;
+      const [first, ...rest] = optionsOf(entry);
+      rules.set(id, [severityOf(entry), { ...(first as object | undefined), tokenColumn: settings.tokenColumn }, ...rest]);
+    }
+  }
+
+  const workspaceShared = workspace?.settings ?? {};
+  const sharedSettings: Record<string, unknown> = { ...workspaceShared, ...settings.models };
+  if (settings.tokenColumn) sharedSettings.tokenColumn = settings.tokenColumn;
+
+  const config: Linter.Config[] = [
+    {
+      name: 'fencelint-language-server/files',
+      files: LINTED_EXTENSIONS.map((ext) => `**/*${ext}`),
+      languageOptions: {
+        parser: tsParser as Linter.Parser,
+        ecmaVersion: 'latest',
+        sourceType: 'module',
+        parserOptions: { ecmaFeatures: { jsx: true } },
+      },
+      // Unused directives are ESLint's business, not a fencelint finding.
+      linterOptions: { reportUnusedDisableDirectives: 'off' },
+    },
+    {
+      name: 'fencelint-language-server/fencelint',
+      plugins: { fencelint: plugins.fencelint },
+      rules: Object.fromEntries(rules),
+      settings: { fencelint: sharedSettings },
+    },
+  ];
+  for (const extra of plugins.extra) {
+    config.push({
+      name: `fencelint-language-server/extra/${extra.namespace}`,
+      plugins: { [extra.namespace]: extra.plugin },
+      rules: Object.fromEntries(Object.keys(extra.plugin.rules ?? {}).map((name) => [`${extra.namespace}/${name}`, 'error'])),
+    });
+  }
+  if (collector) {
+    config.push({
+      name: 'fencelint-language-server/collector',
+      plugins: { [COLLECTOR_NAMESPACE]: collector.plugin },
+      rules: { [COLLECTOR_RULE]: 'warn' },
+    });
+  }
+  return config;
+}
