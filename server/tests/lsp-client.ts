@@ -1,5 +1,6 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -14,6 +15,8 @@ import {
   PublishDiagnosticsNotification,
   RegistrationRequest,
   ShowDocumentRequest,
+  SocketMessageReader,
+  SocketMessageWriter,
   StreamMessageReader,
   StreamMessageWriter,
   type ClientCapabilities,
@@ -27,7 +30,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const SERVER_BUNDLE = path.resolve(here, '..', 'dist', 'bundle', 'server.mjs');
 
 export interface ClientOptions {
-  transport: 'stdio' | 'node-ipc';
+  transport: 'stdio' | 'node-ipc' | 'socket';
+  /** The server to start; the bundle in server/dist/bundle by default. */
+  serverPath?: string;
   /** Declare LSP 3.17 pull diagnostics; without it the server pushes. */
   pull: boolean;
   /** What `workspace/configuration` answers for section `fencelint`. */
@@ -75,16 +80,27 @@ export class TestClient {
   }
 
   static async start(options: ClientOptions): Promise<TestClient> {
-    if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing: run \`npm run build -w rules && npm run build -w server\` first`);
+    const server = options.serverPath ?? SERVER_BUNDLE;
+    if (!existsSync(server)) throw new Error(`${server} is missing: run \`npm run build -w rules && npm run build -w server\` first`);
     const env = { ...process.env, ...options.env };
     let child: ChildProcess;
     let connection: ProtocolConnection;
     if (options.transport === 'stdio') {
-      child = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [server, '--stdio'], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
       connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    } else {
-      child = fork(SERVER_BUNDLE, ['--node-ipc'], { env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    } else if (options.transport === 'node-ipc') {
+      child = fork(server, ['--node-ipc'], { env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
       connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+    } else {
+      // With --socket=PORT the server connects to a port the client listens on.
+      const listener = createServer();
+      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      const port = (listener.address() as { port: number }).port;
+      const accepted = new Promise<Socket>((resolve) => listener.once('connection', resolve));
+      child = spawn(process.execPath, [server, `--socket=${port}`], { env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+      const socket = await accepted;
+      listener.close();
+      connection = createProtocolConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
     }
     child.stderr?.on('data', () => {});
     const client = new TestClient(child, connection, options);

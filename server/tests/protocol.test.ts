@@ -1,9 +1,11 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CodeAction, Diagnostic, Hover } from 'vscode-languageserver-protocol/node';
 import { BUGGY_SAVE, RULE_ID } from './buggy-code.js';
-import { applyTextEdits, fileUri, TestClient, type ClientOptions } from './lsp-client.js';
+import { applyTextEdits, fileUri, SERVER_BUNDLE, TestClient, type ClientOptions } from './lsp-client.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const THROWING_PLUGIN = path.join(here, 'fixtures', 'throwing-plugin.mjs');
@@ -174,5 +176,23 @@ describe('fencelint language server over node IPC', () => {
     const diagnostics = findings(await client.diagnostics(uri));
     expect(diagnostics).toHaveLength(1);
     expectFencelintDiagnostic(diagnostics[0]);
+  });
+});
+
+describe('the bundle on its own', () => {
+  it('runs from a folder with no node_modules, over a socket', async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'fencelint-ls-'));
+    try {
+      for (const file of ['server.mjs', 'libpg-query.wasm']) copyFileSync(path.join(path.dirname(SERVER_BUNDLE), file), path.join(folder, file));
+      const client = await start({ transport: 'socket', pull: true, serverPath: path.join(folder, 'server.mjs'), cwd: folder });
+      const uri = fileUri('standalone/save.ts');
+      await client.open(uri, BUGGY_SAVE);
+      const diagnostics = findings(await client.diagnostics(uri));
+      expect(diagnostics).toHaveLength(1);
+      expectFencelintDiagnostic(diagnostics[0]);
+      await client.stop();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
