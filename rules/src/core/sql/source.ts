@@ -242,7 +242,10 @@ function addQuasi(builder: SqlBuilder, quasi: TSESTree.TemplateElement, sourceCo
   const cooked = quasi.value.cooked ?? raw;
   // Parsers disagree on whether a quasi's range includes its `\`` / `}` and `${` delimiters.
   let start = quasi.range[0];
-  if (sourceCode.text.slice(start, start + raw.length) !== raw) start += 1;
+  const delimiter = sourceCode.text[start];
+  // An empty quasi matches anywhere, so look at the delimiter itself as well.
+  if ((delimiter === '`' || delimiter === '}') && sourceCode.text.slice(start + 1, start + 1 + raw.length) === raw) start += 1;
+  else if (sourceCode.text.slice(start, start + raw.length) !== raw) start += 1;
   const decoded = decodeEscapes(raw, start);
   builder.addText(cooked, decoded.cooked === cooked ? decoded.map : undefined, start, start + raw.length);
 }

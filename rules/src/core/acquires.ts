@@ -1,0 +1,334 @@
+/**
+ * Finds where a lock is taken and how far its critical section reaches: from the acquire to
+ * the release of the same handle, or the body of the callback that runs under the lock.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import {
+  calleeName,
+  calleeObject,
+  contains,
+  enclosingFunction,
+  isFunctionNode,
+  propertyKeyName,
+  staticString,
+  unwrap,
+  type FunctionNode,
+  type Node,
+} from './ast.js';
+import {
+  ADVISORY_LOCK_ADVICE,
+  CUSTOM_ADVICE,
+  CUSTOM_AUTHORITY_ACQUIRE,
+  CUSTOM_CALLBACK_ACQUIRE,
+  LOCK_RECEIVER_NAME,
+  REDIS_SET_NX_ADVICE,
+  type CallbackMethod,
+  type LockModel,
+} from './models/locks.js';
+import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
+import { receiverKey, type ReceiverTable } from './receivers.js';
+
+export interface AcquireSite {
+  id: number;
+  /** The acquire call (or, for SQL advisory locks, the query call). */
+  node: TSESTree.CallExpression;
+  /** Model id: 'redlock', 'etcd3', 'redis-set-nx', 'pg-advisory-lock', 'custom', or a user model id. */
+  library: string;
+  /** Text key of the handle the acquire resolves to (`lock`, `this.lease`), when it is bound. */
+  handleKey?: string;
+  /** Text key of the authority the acquire was called on. */
+  authorityKey?: string;
+  /** For `const { fenceToken: t } = await acquire()`: property -> local name. */
+  destructured: Map<string, string>;
+  /** Handle properties known to hold a fence token. */
+  tokenProperties: string[];
+  /** Where a real fence token can come from, for messages when none is in scope. */
+  advice: string;
+  /** The function (or callback) the critical section lives in. */
+  scope: FunctionNode | TSESTree.Program;
+  /** Source range of the critical section within `scope`. */
+  range: TSESTree.Range;
+  /** The call that ends the critical section, if found. */
+  release?: TSESTree.CallExpression;
+  /** For SET NX locks: the source text of the key, to match its release. */
+  lockKeyText?: string;
+}
+
+const GENERIC_RELEASE = /^(?:release|unlock|releaseLock|releaseLease|free|revoke|end)$/;
+
+function isNxFlag(node: Node): boolean {
+  const n = unwrap(node);
+  const text = staticString(n);
+  if (text !== undefined) return text.toUpperCase() === 'NX';
+  if (n.type === AST_NODE_TYPES.ObjectExpression) {
+    return n.properties.some(
+      (p) => p.type === AST_NODE_TYPES.Property && /^nx$/i.test(propertyKeyName(p) ?? '') && !(p.value.type === AST_NODE_TYPES.Literal && p.value.value === false),
+    );
+  }
+  if (n.type === AST_NODE_TYPES.ArrayExpression) return n.elements.some((e) => e !== null && e.type !== AST_NODE_TYPES.SpreadElement && isNxFlag(e));
+  return false;
+}
+
+/** `redis.set(key, id, 'PX', ttl, 'NX')`, `client.set(key, id, { NX: true, PX })`, `setnx`, `call('SET', ..., 'NX')`. */
+export function isRedisSetNx(call: TSESTree.CallExpression): boolean {
+  const method = calleeName(call);
+  if (!method) return false;
+  if (/^setnx$/i.test(method)) return true;
+  if (/^set$/i.test(method)) return call.arguments.slice(2).some(isNxFlag);
+  if (/^(?:call|sendCommand|send_command)$/.test(method)) {
+    const first = call.arguments[0];
+    if (first && first.type === AST_NODE_TYPES.ArrayExpression) {
+      const head = first.elements[0];
+      return !!head && head.type !== AST_NODE_TYPES.SpreadElement && staticString(head)?.toUpperCase() === 'SET' && isNxFlag(first);
+    }
+    return !!first && staticString(first)?.toUpperCase() === 'SET' && call.arguments.slice(3).some(isNxFlag);
+  }
+  return false;
+}
+
+/** The text of the first string-ish argument of a SQL-looking call, cheaply, without parsing. */
+function sqlHead(call: TSESTree.CallExpression): string | undefined {
+  const first = call.arguments[0];
+  if (!first) return undefined;
+  const n = unwrap(first);
+  if (n.type === AST_NODE_TYPES.Literal && typeof n.value === 'string') return n.value;
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.quasis.map((q) => q.value.raw).join(' ');
+  if (n.type === AST_NODE_TYPES.ObjectExpression) {
+    for (const p of n.properties) {
+      if (p.type === AST_NODE_TYPES.Property && /^(?:text|sql)$/.test(propertyKeyName(p) ?? '')) {
+        const v = unwrap(p.value);
+        if (v.type === AST_NODE_TYPES.Literal && typeof v.value === 'string') return v.value;
+        if (v.type === AST_NODE_TYPES.TemplateLiteral) return v.quasis.map((q) => q.value.raw).join(' ');
+      }
+    }
+  }
+  return undefined;
+}
+
+const ADVISORY_LOCK = /\bpg_(?:try_)?advisory_(?:xact_)?lock(?:_shared)?\s*\(/i;
+const ADVISORY_UNLOCK = /\bpg_advisory_unlock(?:_all|_shared)?\s*\(/i;
+
+/** Where the awaited result of a call is bound: `const x = await call`, `x = await call`. */
+function bindingOf(call: Node): TSESTree.VariableDeclarator | TSESTree.AssignmentExpression | undefined {
+  let current: Node = call;
+  while (
+    current.parent &&
+    (current.parent.type === AST_NODE_TYPES.AwaitExpression ||
+      current.parent.type === AST_NODE_TYPES.TSAsExpression ||
+      current.parent.type === AST_NODE_TYPES.TSNonNullExpression)
+  ) {
+    current = current.parent;
+  }
+  const parent = current.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current) return parent;
+  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === current) return parent;
+  return undefined;
+}
+
+function callbackArgument(call: TSESTree.CallExpression, spec: CallbackMethod): FunctionNode | undefined {
+  const index = spec.callbackArg < 0 ? call.arguments.length + spec.callbackArg : spec.callbackArg;
+  const arg = call.arguments[index];
+  return arg && isFunctionNode(arg) ? arg : undefined;
+}
+
+/** `acquire(...).then((lock) => { ... })`: the callback that runs with the handle. */
+function thenCallback(call: TSESTree.CallExpression): FunctionNode | undefined {
+  const parent = call.parent;
+  if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === call && calleeNameOfMember(parent) === 'then') {
+    const outer = parent.parent;
+    if (outer?.type === AST_NODE_TYPES.CallExpression && outer.callee === parent) {
+      const cb = outer.arguments[0];
+      if (cb && isFunctionNode(cb)) return cb;
+    }
+  }
+  return undefined;
+}
+
+function calleeNameOfMember(member: TSESTree.MemberExpression): string | undefined {
+  return !member.computed && member.property.type === AST_NODE_TYPES.Identifier ? member.property.name : undefined;
+}
+
+function bodyRange(fn: FunctionNode | TSESTree.Program): TSESTree.Range {
+  return fn.type === AST_NODE_TYPES.Program ? fn.range : fn.body.range;
+}
+
+interface Candidate {
+  library: string;
+  advice: string;
+  model?: LockModel;
+  callback?: FunctionNode;
+  /** The handle is the receiver itself (lock objects, redis-semaphore mutexes). */
+  selfHandle?: boolean;
+  lockKeyText?: string;
+  /** Custom authorities count only when the result is used as a token-carrying handle or the receiver says "lock". */
+  custom?: boolean;
+}
+
+export interface AcquireFinderInput {
+  calls: readonly TSESTree.CallExpression[];
+  receivers: ReceiverTable;
+  sourceText: (node: Node) => string;
+  /** Member names read off each receiver key anywhere in the file (`lease.fenceToken` -> lease: {fenceToken}). */
+  membersRead: ReadonlyMap<string, ReadonlySet<string>>;
+  program: TSESTree.Program;
+}
+
+/** What lock, if any, this call takes. */
+function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
+  const method = calleeName(call);
+  const object = calleeObject(call);
+  if (!method) return undefined;
+
+  if (object) {
+    const kind = input.receivers.kindOf(object);
+    if (kind?.type === 'local' || kind?.type === 'knex') return undefined;
+    if (kind?.type === 'authority') {
+      const { model } = kind;
+      if (model.acquire.includes(method) && !callbackFor(model.acquireWithCallback, method, call)) {
+        return { library: model.id, advice: model.tokenAdvice, model };
+      }
+      const cbSpec = callbackFor(model.acquireWithCallback, method, call);
+      if (cbSpec) return { library: model.id, advice: model.tokenAdvice, model, callback: callbackArgument(call, cbSpec) };
+      return undefined;
+    }
+    if (kind?.type === 'lockObject') {
+      const { model } = kind;
+      if (model.objectAcquire.includes(method)) return { library: model.id, advice: model.tokenAdvice, model, selfHandle: true };
+      const cbSpec = callbackFor(model.objectAcquireWithCallback, method, call);
+      if (cbSpec) return { library: model.id, advice: model.tokenAdvice, model, callback: callbackArgument(call, cbSpec) };
+      return undefined;
+    }
+    // SET NX is a lock whatever the client: the NX flag says so.
+    if (isRedisSetNx(call)) {
+      return { library: 'redis-set-nx', advice: REDIS_SET_NX_ADVICE, lockKeyText: call.arguments[0] && input.sourceText(call.arguments[0]) };
+    }
+    if (kind?.type === 'redis') return undefined;
+  }
+
+  const head = sqlHead(call);
+  if (head && ADVISORY_LOCK.test(head)) return { library: 'pg-advisory-lock', advice: ADVISORY_LOCK_ADVICE };
+  if (!object) return undefined;
+
+  // Last resort: a user's own lock service, recognised by shape.
+  const key = receiverKey(object) ?? '';
+  const lastName = key.split('.').pop() ?? '';
+  const lockNamed = LOCK_RECEIVER_NAME.test(lastName);
+  if (CUSTOM_CALLBACK_ACQUIRE.test(method) && lockNamed) {
+    const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
+    if (cb) return { library: 'custom', advice: CUSTOM_ADVICE, callback: cb };
+  }
+  if (method === 'using' && /redlock/i.test(lastName)) {
+    const cb = call.arguments[call.arguments.length - 1];
+    if (cb && isFunctionNode(cb)) return { library: 'redlock', advice: CUSTOM_ADVICE, callback: cb };
+  }
+  if (CUSTOM_AUTHORITY_ACQUIRE.test(method)) return { library: 'custom', advice: CUSTOM_ADVICE, custom: true };
+  return undefined;
+}
+
+function callbackFor(specs: readonly CallbackMethod[], method: string, call: TSESTree.CallExpression): CallbackMethod | undefined {
+  return specs.find((s) => s.method === method && callbackArgument(call, s) !== undefined);
+}
+
+/** Token-like names a custom handle exposes: from destructuring or from member reads. */
+function handleTokenUse(binding: ReturnType<typeof bindingOf>, input: AcquireFinderInput): { key?: string; destructured: Map<string, string>; tokenProps: string[] } {
+  const destructured = new Map<string, string>();
+  const tokenProps: string[] = [];
+  let key: string | undefined;
+  const target = binding?.type === AST_NODE_TYPES.VariableDeclarator ? binding.id : binding?.left;
+  if (target?.type === AST_NODE_TYPES.ObjectPattern) {
+    for (const prop of target.properties) {
+      if (prop.type !== AST_NODE_TYPES.Property) continue;
+      const name = propertyKeyName(prop);
+      const value = prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value;
+      if (name && value.type === AST_NODE_TYPES.Identifier) {
+        destructured.set(name, value.name);
+        if (isHandleTokenName(name)) tokenProps.push(name);
+      }
+    }
+  } else if (target) {
+    key = receiverKey(target);
+    for (const name of (key && input.membersRead.get(key)) ?? []) {
+      if (isHandleTokenName(name)) tokenProps.push(name);
+    }
+  }
+  return { key, destructured, tokenProps };
+}
+
+/** The last release of this lock that follows the acquire within the same function. */
+function findRelease(site: Omit<AcquireSite, 'range' | 'id'> & { start: number }, model: LockModel | undefined, input: AcquireFinderInput): TSESTree.CallExpression | undefined {
+  let found: TSESTree.CallExpression | undefined;
+  const scopeRange = bodyRange(site.scope);
+  for (const call of input.calls) {
+    if (call.range[0] < site.start || !contains(scopeRange, call)) continue;
+    const method = calleeName(call);
+    if (!method) continue;
+    const object = calleeObject(call);
+    const objectKey = object ? receiverKey(object) : undefined;
+    const releaseNames = model?.release ?? [];
+    let isRelease = false;
+    if (site.library === 'pg-advisory-lock') {
+      const head = sqlHead(call);
+      isRelease = !!head && ADVISORY_UNLOCK.test(head);
+    } else if (site.library === 'redis-set-nx') {
+      const first = call.arguments[0];
+      isRelease =
+        (/^(?:del|unlink)$/i.test(method) && !!first && input.sourceText(first) === site.lockKeyText) ||
+        (/^(?:eval|evalsha|evalSha|fcall)$/i.test(method) && call.arguments.some((a) => input.sourceText(a) === site.lockKeyText || (a.type === AST_NODE_TYPES.ObjectExpression && input.sourceText(a).includes(site.lockKeyText ?? '\u0000'))));
+    } else if (objectKey !== undefined && objectKey === site.handleKey) {
+      isRelease = releaseNames.includes(method) || GENERIC_RELEASE.test(method);
+    } else if (objectKey !== undefined && objectKey === site.authorityKey) {
+      const first = call.arguments[0];
+      const argKey = first ? receiverKey(first) : undefined;
+      isRelease =
+        ((model?.authorityRelease.includes(method) ?? false) || GENERIC_RELEASE.test(method)) &&
+        (site.handleKey === undefined || argKey === site.handleKey || site.library === 'custom');
+    }
+    if (isRelease) found = call;
+  }
+  return found;
+}
+
+/** Every acquire in the file with its critical section, in source order. */
+export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
+  const sites: AcquireSite[] = [];
+  for (const call of input.calls) {
+    const candidate = classify(call, input);
+    if (!candidate) continue;
+    const object = calleeObject(call);
+    const authorityKey = object ? receiverKey(object) : undefined;
+    const binding = bindingOf(call);
+    const use = handleTokenUse(binding, input);
+    const tokenProperties = [...new Set([...(candidate.model?.tokenProperties ?? []), ...use.tokenProps])];
+
+    if (candidate.custom) {
+      const lockNamed = LOCK_RECEIVER_NAME.test((authorityKey ?? '').split('.').pop() ?? '');
+      const carriesToken = use.tokenProps.some((p) => isHandleTokenName(p)) || [...use.destructured.keys()].some(isStrongTokenName);
+      if (!lockNamed && !carriesToken) continue;
+      // An acquire whose result is ignored and that is not awaited is not a lock we can follow.
+      if (!binding && call.parent?.type !== AST_NODE_TYPES.AwaitExpression && !thenCallback(call)) continue;
+    }
+
+    const callback = candidate.callback ?? thenCallback(call);
+    const scope = callback ?? enclosingFunction(call) ?? input.program;
+    const handleKey = candidate.selfHandle ? authorityKey : use.key;
+    const base = {
+      node: call,
+      library: candidate.library,
+      handleKey,
+      authorityKey,
+      destructured: use.destructured,
+      tokenProperties,
+      advice: candidate.advice,
+      scope,
+      lockKeyText: candidate.lockKeyText,
+    };
+    if (callback) {
+      sites.push({ ...base, id: sites.length, range: callback.body.range });
+      continue;
+    }
+    const release = findRelease({ ...base, start: call.range[1] }, candidate.model, input);
+    const end = release ? release.range[0] : bodyRange(scope)[1];
+    sites.push({ ...base, id: sites.length, range: [call.range[1], end], release });
+  }
+  return sites;
+}

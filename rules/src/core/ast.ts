@@ -1,0 +1,159 @@
+/** Small, library-agnostic helpers over the ESTree AST that every analysis step uses. */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+
+export type Node = TSESTree.Node;
+
+/** Strips wrappers that do not change the value: parentheses are already gone in ESTree. */
+export function unwrap(node: Node): Node {
+  let current = node;
+  for (;;) {
+    switch (current.type) {
+      case AST_NODE_TYPES.AwaitExpression:
+        current = current.argument;
+        break;
+      case AST_NODE_TYPES.TSAsExpression:
+      case AST_NODE_TYPES.TSNonNullExpression:
+      case AST_NODE_TYPES.TSSatisfiesExpression:
+      case AST_NODE_TYPES.TSTypeAssertion:
+      case AST_NODE_TYPES.ChainExpression:
+        current = current.expression;
+        break;
+      default:
+        return current;
+    }
+  }
+}
+
+/** The property name of `a.b` / `a['b']` / `a?.b`, when it is static. */
+export function memberName(node: Node): string | undefined {
+  if (node.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  if (!node.computed && node.property.type === AST_NODE_TYPES.Identifier) return node.property.name;
+  if (node.property.type === AST_NODE_TYPES.Literal && typeof node.property.value === 'string') {
+    return node.property.value;
+  }
+  return undefined;
+}
+
+/** The name a property key spells, for `{ a: 1 }`, `{ 'a': 1 }` and `{ a }`. */
+export function propertyKeyName(node: TSESTree.Property | TSESTree.PropertyDefinition | TSESTree.MethodDefinition): string | undefined {
+  if (node.computed) return node.key.type === AST_NODE_TYPES.Literal ? String(node.key.value) : undefined;
+  if (node.key.type === AST_NODE_TYPES.Identifier) return node.key.name;
+  if (node.key.type === AST_NODE_TYPES.Literal) return String(node.key.value);
+  return undefined;
+}
+
+/** For `a.b.c(...)`: the method name `c`; for `f(...)`: `f`. */
+export function calleeName(call: TSESTree.CallExpression | TSESTree.NewExpression): string | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+  return memberName(callee);
+}
+
+/** The receiver of a method call, `a.b` for `a.b.c()`. */
+export function calleeObject(call: TSESTree.CallExpression): Node | undefined {
+  const callee = unwrap(call.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : undefined;
+}
+
+/** The innermost identifier a receiver chain starts from: `this.db.pool` -> `pool` name path. */
+export function receiverPath(node: Node): string[] {
+  const path: string[] = [];
+  let current: Node = unwrap(node);
+  for (;;) {
+    if (current.type === AST_NODE_TYPES.Identifier) {
+      path.unshift(current.name);
+      return path;
+    }
+    if (current.type === AST_NODE_TYPES.ThisExpression) {
+      path.unshift('this');
+      return path;
+    }
+    if (current.type === AST_NODE_TYPES.MemberExpression) {
+      const name = memberName(current);
+      path.unshift(name ?? '[]');
+      current = unwrap(current.object);
+      continue;
+    }
+    if (current.type === AST_NODE_TYPES.CallExpression) {
+      const name = calleeName(current);
+      path.unshift(`${name ?? ''}()`);
+      const callee = unwrap(current.callee);
+      if (callee.type === AST_NODE_TYPES.MemberExpression) {
+        current = unwrap(callee.object);
+        continue;
+      }
+      return path;
+    }
+    return path;
+  }
+}
+
+export function isFunctionNode(
+  node: Node,
+): node is TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression {
+  return (
+    node.type === AST_NODE_TYPES.FunctionDeclaration ||
+    node.type === AST_NODE_TYPES.FunctionExpression ||
+    node.type === AST_NODE_TYPES.ArrowFunctionExpression
+  );
+}
+
+export type FunctionNode = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+
+/** The function whose body contains `node` (not counting `node` itself). */
+export function enclosingFunction(node: Node): FunctionNode | undefined {
+  let current = node.parent;
+  while (current) {
+    if (isFunctionNode(current)) return current;
+    current = current.parent;
+  }
+  return undefined;
+}
+
+export function contains(outer: Node | TSESTree.Range, inner: Node): boolean {
+  const range = Array.isArray(outer) ? outer : outer.range;
+  return range[0] <= inner.range[0] && inner.range[1] <= range[1];
+}
+
+/**
+ * Visits every node once, in source order, with parents already set by the parser.
+ * Uses the parser's visitor keys so TypeScript nodes are walked too.
+ */
+export function walk(root: Node, visitorKeys: SourceCode.VisitorKeys, visit: (node: Node) => void): void {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    visit(node);
+    const keys = visitorKeys[node.type] ?? [];
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const child = (node as unknown as Record<string, unknown>)[keys[k]];
+      if (Array.isArray(child)) {
+        for (let i = child.length - 1; i >= 0; i--) {
+          const item = child[i] as Node | null;
+          if (item && typeof item.type === 'string') stack.push(item);
+        }
+      } else if (child && typeof (child as Node).type === 'string') {
+        stack.push(child as Node);
+      }
+    }
+  }
+}
+
+/** A static string value: 'x', `x` (no interpolation), 'a' + 'b'. */
+export function staticString(node: Node): string | undefined {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal && typeof n.value === 'string') return n.value;
+  if (n.type === AST_NODE_TYPES.TemplateLiteral && n.expressions.length === 0) return n.quasis[0].value.cooked ?? undefined;
+  if (n.type === AST_NODE_TYPES.BinaryExpression && n.operator === '+') {
+    const left = staticString(n.left);
+    const right = staticString(n.right);
+    if (left !== undefined && right !== undefined) return left + right;
+  }
+  return undefined;
+}
+
+/** 1-based line of a node, for messages. */
+export function lineOf(node: Node): number {
+  return node.loc.start.line;
+}

@@ -1,0 +1,52 @@
+/** Same-file functions by the names calls use, so analysis can follow a call into its callee. */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { isFunctionNode, unwrap, type FunctionNode, type Node } from './ast.js';
+import { receiverKey } from './receivers.js';
+
+export class FunctionIndex {
+  private readonly byName = new Map<string, FunctionNode>();
+  /** Call sites per callee key, for following parameters back to their arguments. */
+  private readonly callsByKey = new Map<string, TSESTree.CallExpression[]>();
+
+  /** Records function declarations, `const f = () => {}`, object and class methods. */
+  record(node: Node): void {
+    if (node.type === AST_NODE_TYPES.FunctionDeclaration && node.id) {
+      this.byName.set(node.id.name, node);
+    } else if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.Identifier && node.init) {
+      const init = unwrap(node.init);
+      if (isFunctionNode(init)) this.byName.set(node.id.name, init);
+    } else if (
+      (node.type === AST_NODE_TYPES.MethodDefinition || node.type === AST_NODE_TYPES.PropertyDefinition) &&
+      node.key.type === AST_NODE_TYPES.Identifier &&
+      node.value &&
+      isFunctionNode(node.value)
+    ) {
+      // Methods are called as `this.name(...)`; key them that way, and by bare name for object literals.
+      this.byName.set(`this.${node.key.name}`, node.value);
+    } else if (node.type === AST_NODE_TYPES.Property && node.key.type === AST_NODE_TYPES.Identifier && isFunctionNode(node.value)) {
+      if (!this.byName.has(node.key.name)) this.byName.set(node.key.name, node.value);
+    } else if (node.type === AST_NODE_TYPES.CallExpression) {
+      const key = receiverKey(node.callee);
+      if (key) {
+        const list = this.callsByKey.get(key);
+        if (list) list.push(node);
+        else this.callsByKey.set(key, [node]);
+      }
+    }
+  }
+
+  /** The same-file function a call invokes, if any. */
+  callee(call: TSESTree.CallExpression): FunctionNode | undefined {
+    const key = receiverKey(call.callee);
+    return key ? this.byName.get(key) : undefined;
+  }
+
+  /** Calls that invoke `fn`, found by the name it is declared under. */
+  callersOf(fn: FunctionNode): TSESTree.CallExpression[] {
+    const out: TSESTree.CallExpression[] = [];
+    for (const [key, target] of this.byName) {
+      if (target === fn) out.push(...(this.callsByKey.get(key) ?? []));
+    }
+    return out;
+  }
+}

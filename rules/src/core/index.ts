@@ -1,0 +1,14 @@
+/** The analysis core, shared by the rules, the language server and the runtime checker. */
+export * from './sql/index.js';
+export { getFileAnalysis, analyzeFile } from './file-analysis.js';
+export type { FileAnalysis, WriteSite, SqlWriteSite, KnexWriteSite } from './file-analysis.js';
+export type { AcquireSite } from './acquires.js';
+export { isRedisSetNx } from './acquires.js';
+export { LOCK_MODELS } from './models/locks.js';
+export type { LockModel } from './models/locks.js';
+export { isStrongTokenName, isHandleTokenName, isTokenColumnName } from './models/token-names.js';
+export { readSqlCall, isProtectedWrite, judgeWrite } from './sql-writes.js';
+export type { SqlCall, WriteVerdict } from './sql-writes.js';
+export { lockModels, tokenColumnSetting } from './settings.js';
+export type { FencelintSettings } from './settings.js';
+export { walk, unwrap, memberName, calleeName, receiverPath } from './ast.js';

@@ -1,0 +1,120 @@
+/**
+ * knex query-builder writes: `db('t').where(...).update({...})`, `.del()`, and
+ * `.insert(row).onConflict(k).merge()`. The fence is a `.where(<token column>, '<', token)`
+ * link in the same chain.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { calleeName, propertyKeyName, staticString, unwrap, type Node } from './ast.js';
+import { isTokenColumnName } from './models/token-names.js';
+import { receiverKey, type ReceiverTable } from './receivers.js';
+
+const TERMINALS = new Set(['update', 'del', 'delete', 'merge']);
+const ROOT_METHODS = new Set(['table', 'from', 'into', 'queryBuilder', 'update']);
+const WHERE_METHODS = /^(?:where|andWhere|whereRaw|andWhereRaw|orWhere|orWhereRaw)$/;
+const KNEX_NAME = /^(?:knex|db|trx|tx|k|database|qb|conn|connection|builder|client)$/i;
+
+export interface KnexWrite {
+  node: TSESTree.CallExpression;
+  kind: 'update' | 'delete' | 'upsert';
+  table?: string;
+  /** Every link of the chain, outermost (the terminal) first. */
+  links: TSESTree.CallExpression[];
+  /** The object given to `.update(obj)` / `.merge(obj)` / `.insert(obj)`. */
+  values?: TSESTree.ObjectExpression;
+}
+
+function linkObject(call: TSESTree.CallExpression): Node | undefined {
+  const callee = unwrap(call.callee);
+  return callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
+}
+
+/** The chain as a knex write, or undefined when the call is not one. */
+export function readKnexWrite(call: TSESTree.CallExpression, receivers: ReceiverTable): KnexWrite | undefined {
+  const method = calleeName(call);
+  if (!method || !TERMINALS.has(method)) return undefined;
+  // `.update()` inside a longer chain (`.update(...).returning('*')`) is still the write.
+  const links: TSESTree.CallExpression[] = [call];
+  let current: Node | undefined = linkObject(call);
+  let table: string | undefined;
+  let rootKnown = false;
+  while (current && current.type === AST_NODE_TYPES.CallExpression) {
+    links.push(current);
+    const callee = unwrap(current.callee);
+    if (callee.type === AST_NODE_TYPES.Identifier || (callee.type === AST_NODE_TYPES.MemberExpression && ROOT_METHODS.has(calleeName(current) ?? '') && !(unwrap(callee.object).type === AST_NODE_TYPES.CallExpression))) {
+      // Root: `knex('t')` or `knex.table('t')`.
+      table = current.arguments[0] ? staticString(current.arguments[0]) : undefined;
+      const rootReceiver = callee.type === AST_NODE_TYPES.Identifier ? callee : unwrap(callee.object);
+      const kind = receivers.kindOf(rootReceiver);
+      const key = receiverKey(rootReceiver) ?? '';
+      rootKnown = kind?.type === 'knex' || KNEX_NAME.test(key.split('.').pop() ?? '');
+      break;
+    }
+    current = linkObject(current);
+  }
+  if (!rootKnown || table === undefined) return undefined;
+  const names = links.map((l) => calleeName(l));
+  if (method === 'merge' && !(names.includes('onConflict') && names.includes('insert'))) return undefined;
+  const kind = method === 'merge' ? 'upsert' : method === 'update' ? 'update' : 'delete';
+  const valueLink = links.find((l) => ['update', 'merge'].includes(calleeName(l) ?? '') && l.arguments[0]?.type === AST_NODE_TYPES.ObjectExpression) ?? links.find((l) => calleeName(l) === 'insert');
+  const valuesArg = valueLink?.arguments[0];
+  const values = valuesArg && valuesArg.type === AST_NODE_TYPES.ObjectExpression ? valuesArg : undefined;
+  return { node: call, kind, table, links, values };
+}
+
+export interface KnexVerdict {
+  tokenCompared: boolean;
+  tokenStored: boolean;
+  column?: string;
+}
+
+/** Whether a `.where*` link of the chain compares a token, and whether the write stores it. */
+export function judgeKnexWrite(write: KnexWrite, tokenColumn: string, isTokenValue: (node: Node) => boolean): KnexVerdict {
+  let column: string | undefined;
+  let op: string | undefined;
+  const isTokenColumn = (name: string) => {
+    const bare = name.split('.').pop() ?? name;
+    return bare === tokenColumn || isTokenColumnName(bare);
+  };
+  for (const link of write.links) {
+    const name = calleeName(link) ?? '';
+    if (!WHERE_METHODS.test(name)) continue;
+    const [a, b, c] = link.arguments;
+    if (/Raw$/.test(name)) {
+      const text = a ? staticString(a) : undefined;
+      const m = text && /([A-Za-z_."]+)\s*(<=|<|=)\s*(\?|:\w+|\$\d+)/.exec(text);
+      if (m && isTokenColumn(m[1].replace(/"/g, ''))) {
+        column = m[1].replace(/"/g, '').split('.').pop();
+        op = m[2];
+      }
+      continue;
+    }
+    if (a && a.type === AST_NODE_TYPES.ObjectExpression) {
+      for (const p of a.properties) {
+        if (p.type !== AST_NODE_TYPES.Property) continue;
+        const key = propertyKeyName(p) ?? '';
+        if (isTokenColumn(key) || isTokenValue(p.value)) {
+          column = key.split('.').pop();
+          op = '=';
+        }
+      }
+      continue;
+    }
+    const col = a ? staticString(a) : undefined;
+    if (col === undefined) continue;
+    const operator = c !== undefined ? (b ? staticString(b) : undefined) : '=';
+    const value = c ?? b;
+    if (!operator || !value || !['<', '<=', '='].includes(operator)) continue;
+    if (isTokenColumn(col) || (value.type !== AST_NODE_TYPES.SpreadElement && isTokenValue(value))) {
+      column = col.split('.').pop();
+      op = operator;
+    }
+  }
+  if (!column) return { tokenCompared: false, tokenStored: false };
+  const needsStore = (op === '<' || op === '<=') && write.kind !== 'delete';
+  const stored =
+    !needsStore ||
+    (write.values?.properties.some((p) => p.type === AST_NODE_TYPES.Property && (propertyKeyName(p) ?? '').split('.').pop() === column) ??
+      // `.merge()` with no argument merges the inserted row; without a row object we cannot tell.
+      true);
+  return { tokenCompared: true, tokenStored: stored, column };
+}

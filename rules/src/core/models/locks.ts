@@ -1,0 +1,136 @@
+/**
+ * Lock models: what the lock libraries users hold look like, kept as data so that a new
+ * library (or a user's own authority, through `settings.fencelint.locks`) is an entry
+ * here, not a code path. Facts checked against each library's source: none of the
+ * libraries below hands out a fence token, which is why `carriesToken` is false for them.
+ */
+
+export interface CallbackMethod {
+  method: string;
+  /** Index of the callback argument; -1 means the last argument. */
+  callbackArg: number;
+}
+
+export interface LockModel {
+  /** Stable id, used in messages and settings. */
+  id: string;
+  /** Import sources that provide this library. Empty for models matched by shape only. */
+  packages: string[];
+  /** Exports that create an authority, with `new X()` or `X()`; 'default' is the default export. */
+  authorityExports: string[];
+  /** Authority methods that acquire and resolve to a handle. */
+  acquire: string[];
+  /** Authority methods that hold the lock while a callback runs. */
+  acquireWithCallback: CallbackMethod[];
+  /** Authority methods that return a lock object which is then acquired (etcd3 `client.lock(name)`). */
+  lockFactory: string[];
+  /** Methods on a lock object from `lockFactory`, or on a self-acquiring authority, that acquire it. */
+  objectAcquire: string[];
+  /** Same as `acquireWithCallback`, on a lock object. */
+  objectAcquireWithCallback: CallbackMethod[];
+  /** The authority instance is itself the handle (redis-semaphore `new Mutex(...)`). */
+  authorityIsHandle: boolean;
+  /** Handle methods that release it. */
+  release: string[];
+  /** Authority methods that release a handle passed as argument (`redlock.release(lock)`). */
+  authorityRelease: string[];
+  /** Handle methods that extend the lease. */
+  extend: string[];
+  /** Handle members that report whether the lease is still held: a check, not a fence. */
+  validity: string[];
+  /** Handle properties that carry a fence token. */
+  tokenProperties: string[];
+  /** Where a user of this library can get a real token; ends the diagnostic. */
+  tokenAdvice: string;
+}
+
+const DURABLE_COUNTER =
+  'take one from a durable counter (`UPDATE fence_authority SET token = token + 1 ... RETURNING token`, or Redis INCR with persistence)';
+
+const base: Omit<LockModel, 'id' | 'packages' | 'tokenAdvice'> = {
+  authorityExports: [],
+  acquire: [],
+  acquireWithCallback: [],
+  lockFactory: [],
+  objectAcquire: [],
+  objectAcquireWithCallback: [],
+  authorityIsHandle: false,
+  release: ['release', 'unlock'],
+  authorityRelease: [],
+  extend: ['extend'],
+  validity: [],
+  tokenProperties: [],
+};
+
+export const LOCK_MODELS: readonly LockModel[] = [
+  {
+    ...base,
+    id: 'redlock',
+    packages: ['redlock', '@sesamecare-oss/redlock', 'node-redlock'],
+    authorityExports: ['default', 'Redlock'],
+    acquire: ['acquire', 'lock'],
+    acquireWithCallback: [{ method: 'using', callbackArg: -1 }],
+    authorityRelease: ['release', 'unlock'],
+    validity: ['expiration'],
+    tokenAdvice: `redlock's lock value is random and carries no fence token: ${DURABLE_COUNTER}`,
+  },
+  {
+    ...base,
+    id: 'etcd3',
+    packages: ['etcd3'],
+    authorityExports: ['Etcd3'],
+    lockFactory: ['lock'],
+    objectAcquire: ['acquire'],
+    objectAcquireWithCallback: [{ method: 'do', callbackArg: 0 }],
+    validity: ['leaseId', 'isHeld'],
+    tokenAdvice: `etcd3's Lock exposes only its lease id, not the lock key's revision: use the revision of a key you create in the same transaction, or ${DURABLE_COUNTER}`,
+  },
+  {
+    ...base,
+    id: 'redis-semaphore',
+    packages: ['redis-semaphore'],
+    authorityExports: ['Mutex', 'Semaphore', 'MultiSemaphore', 'RedlockMutex', 'RedlockSemaphore', 'RedlockMultiSemaphore'],
+    objectAcquire: ['acquire', 'tryAcquire'],
+    authorityIsHandle: true,
+    validity: ['isAcquired', 'identifier'],
+    tokenAdvice: `redis-semaphore's identifier is a random UUID, not an ordered token: ${DURABLE_COUNTER}`,
+  },
+  {
+    ...base,
+    id: 'dynamodb-lock-client',
+    packages: ['dynamodb-lock-client'],
+    authorityExports: ['FailOpen', 'FailClosed'],
+    acquire: ['acquireLock'],
+    acquireWithCallback: [{ method: 'acquireLock', callbackArg: -1 }],
+    validity: ['isExpired'],
+    tokenAdvice: `the DynamoDB lock client's record version is a GUID, not an ordered token: ${DURABLE_COUNTER}`,
+  },
+  {
+    ...base,
+    id: 'warlock',
+    packages: ['node-redis-warlock', 'redis-warlock'],
+    authorityExports: ['default'],
+    acquireWithCallback: [{ method: 'lock', callbackArg: -1 }, { method: 'optimistic', callbackArg: -1 }],
+    tokenAdvice: `its lock value carries no fence token: ${DURABLE_COUNTER}`,
+  },
+];
+
+/** Redis clients, for `SET key id NX PX ttl` locks. */
+export const REDIS_CLIENT_PACKAGES = ['ioredis', 'redis', '@redis/client', 'iovalkey', '@valkey/client'];
+export const REDIS_CLIENT_EXPORTS = ['default', 'Redis', 'Cluster', 'createClient', 'createCluster'];
+export const REDIS_SET_NX_ADVICE = `a Redis key set with NX carries no fence token: ${DURABLE_COUNTER}`;
+
+export const ADVISORY_LOCK_FUNCTIONS = ['pg_advisory_lock', 'pg_try_advisory_lock', 'pg_advisory_xact_lock', 'pg_try_advisory_xact_lock'];
+export const ADVISORY_UNLOCK_FUNCTIONS = ['pg_advisory_unlock', 'pg_advisory_unlock_all'];
+export const ADVISORY_LOCK_ADVICE = `PostgreSQL advisory locks belong to a session, carry no token and are easily lost through a connection pool: ${DURABLE_COUNTER}`;
+
+/** Shape of a user's own authority: acquire methods whose result carries a token. */
+export const CUSTOM_AUTHORITY_ACQUIRE = /^(?:acquire|tryAcquire|acquireLease|acquireLock|lease|takeLease|obtainLease|grantLease|grant|obtain|claim|claimLease|lock|tryLock|lockResource|acquireFence)$/;
+/** Receivers whose name says "lock service" when nothing better is known (last resort). */
+export const LOCK_RECEIVER_NAME = /(?:lock|lease|mutex|semaphore|redlock|authority|coordinator|fenc)/i;
+/** Callback-style acquire methods on an unknown lock service (last resort). */
+export const CUSTOM_CALLBACK_ACQUIRE = /^(?:using|withLock|withLease|runWithLock|runExclusive|runLocked|lockAndRun|doLocked|criticalSection)$/;
+export const CUSTOM_ADVICE = `return a fence token from the authority's acquire: ${DURABLE_COUNTER}`;
+
+/** In-process locks: they never expire under a running worker, so no late write exists. */
+export const LOCAL_LOCK_PACKAGES = ['async-mutex', 'async-lock', 'await-lock', 'await-semaphore', 'p-limit', 'p-queue', 'semaphore-async-await', 'async-sema'];

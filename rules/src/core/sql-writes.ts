@@ -1,0 +1,193 @@
+/**
+ * SQL write sinks: recognises calls and tagged templates that send SQL (pg, mysql2,
+ * postgres.js, pg-promise, Prisma raw, TypeORM/Sequelize raw queries, knex.raw), binds each
+ * `$n` to the JS value it carries, and decides whether each write is fenced.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, propertyKeyName, unwrap, type Node } from './ast.js';
+import { isTokenColumnName } from './models/token-names.js';
+import { readSqlSource, type SqlSource } from './sql/index.js';
+import type { SqlComparison, SqlStatementInfo } from './sql/types.js';
+
+/** Methods that take SQL text as their first argument. */
+const SQL_METHODS = new Set([
+  'query', 'execute', 'exec', 'run', 'raw', 'unsafe', 'none', 'one', 'oneOrNone', 'many', 'manyOrNone', 'any', 'result', 'multi',
+  '$executeRawUnsafe', '$queryRawUnsafe', 'executeQuery', 'sql', 'queryOne', 'queryAll', 'all', 'get',
+]);
+/** Tags of SQL tagged templates: postgres.js `sql`, Prisma `$executeRaw`, slonik/kysely/drizzle `sql`. */
+const SQL_TAGS = /^(?:sql|tx|trx|db|\$executeRaw|\$queryRaw|\$executeRawUnsafe)$/;
+
+export interface SqlCall {
+  /** Where findings are reported: the call or the tagged template. */
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  source: SqlSource;
+  /** JS value bound to `$n`. */
+  param(n: number): Node | undefined;
+  /** The values array literal, when params come from one (for the suggestion). */
+  valuesArray?: TSESTree.ArrayExpression;
+  /** Where a values array could be added when the call has none. */
+  valuesMissingAfter?: Node;
+}
+
+function resolveConstArray(node: Node, sourceCode: SourceCode): TSESTree.ArrayExpression | undefined {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.ArrayExpression) return n;
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const scope = sourceCode.getScope(n);
+    let s: typeof scope | null = scope;
+    while (s) {
+      const variable = s.set.get(n.name);
+      if (variable) {
+        const def = variable.defs[0];
+        if (def?.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init && def.parent?.kind === 'const') {
+          const init = unwrap(def.node.init);
+          return init.type === AST_NODE_TYPES.ArrayExpression ? init : undefined;
+        }
+        return undefined;
+      }
+      s = s.upper;
+    }
+  }
+  return undefined;
+}
+
+function elementAt(array: TSESTree.ArrayExpression | undefined, index: number): Node | undefined {
+  const element = array?.elements[index];
+  return element && element.type !== AST_NODE_TYPES.SpreadElement ? element : undefined;
+}
+
+function readWithFallback(node: Node, sourceCode: SourceCode): SqlSource | undefined {
+  return readSqlSource(node, sourceCode, 'postgres') ?? readSqlSource(node, sourceCode, 'mysql');
+}
+
+/** The SQL a call or tagged template sends, with its parameter bindings; undefined if it sends none we can read. */
+export function readSqlCall(node: Node, sourceCode: SourceCode): SqlCall | undefined {
+  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+    const tag = unwrap(node.tag);
+    const name = tag.type === AST_NODE_TYPES.Identifier ? tag.name : calleeNameOfTag(tag);
+    if (!name || !SQL_TAGS.test(name)) return undefined;
+    // A fragment nested in another sql`` is part of that statement, not a statement itself.
+    if (node.parent?.type === AST_NODE_TYPES.TemplateLiteral && node.parent.parent?.type === AST_NODE_TYPES.TaggedTemplateExpression) return undefined;
+    const source = readSqlSource(node, sourceCode, 'postgres');
+    if (!source) return undefined;
+    return { node, source, param: (n) => source.paramNode(n) };
+  }
+  if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const method = calleeName(node);
+  if (!method || !SQL_METHODS.has(method)) return undefined;
+  const first = node.arguments[0];
+  if (!first || first.type === AST_NODE_TYPES.SpreadElement) return undefined;
+
+  // pg's config object: query({ text, values }) / mysql2's { sql, values }.
+  const firstNode = unwrap(first);
+  if (firstNode.type === AST_NODE_TYPES.ObjectExpression) {
+    let textNode: Node | undefined;
+    let values: TSESTree.ArrayExpression | undefined;
+    for (const p of firstNode.properties) {
+      if (p.type !== AST_NODE_TYPES.Property) continue;
+      const key = propertyKeyName(p);
+      if (key === 'text' || key === 'sql') textNode = p.value;
+      if (key === 'values') values = resolveConstArray(p.value, sourceCode);
+    }
+    if (!textNode) return undefined;
+    const source = readWithFallback(textNode, sourceCode);
+    if (!source) return undefined;
+    values ??= node.arguments[1] ? resolveConstArray(node.arguments[1], sourceCode) : undefined;
+    return { node, source, param: (n) => source.paramNode(n) ?? elementAt(values, n - 1), valuesArray: values };
+  }
+
+  const source = readWithFallback(first, sourceCode);
+  if (!source) return undefined;
+  if (method === '$executeRawUnsafe' || method === '$queryRawUnsafe') {
+    return { node, source, param: (n) => source.paramNode(n) ?? argumentAt(node, n) };
+  }
+  const second = node.arguments[1];
+  let values = second && second.type !== AST_NODE_TYPES.SpreadElement ? resolveConstArray(second, sourceCode) : undefined;
+  // Sequelize: query(sql, { bind: [...] }) / { replacements: [...] }.
+  if (!values && second && second.type === AST_NODE_TYPES.ObjectExpression) {
+    for (const p of second.properties) {
+      if (p.type === AST_NODE_TYPES.Property && /^(?:bind|replacements|values|params)$/.test(propertyKeyName(p) ?? '')) values = resolveConstArray(p.value, sourceCode);
+    }
+  }
+  const named = second && second.type === AST_NODE_TYPES.ObjectExpression ? second : undefined;
+  return {
+    node,
+    source,
+    param: (n) => source.paramNode(n) ?? elementAt(values, n - 1) ?? namedValue(named, source, n),
+    valuesArray: values,
+    valuesMissingAfter: second ? undefined : first,
+  };
+}
+
+function namedValue(object: TSESTree.ObjectExpression | undefined, source: SqlSource, n: number): Node | undefined {
+  if (!object) return undefined;
+  const name = Object.entries(source.analysis.paramNames ?? {}).find(([, index]) => index === n)?.[0];
+  if (!name) return undefined;
+  for (const p of object.properties) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === name) return p.value;
+  return undefined;
+}
+
+function argumentAt(call: TSESTree.CallExpression, index: number): Node | undefined {
+  const arg = call.arguments[index];
+  return arg && arg.type !== AST_NODE_TYPES.SpreadElement ? arg : undefined;
+}
+
+function calleeNameOfTag(tag: Node): string | undefined {
+  if (tag.type === AST_NODE_TYPES.MemberExpression && !tag.computed && tag.property.type === AST_NODE_TYPES.Identifier) return tag.property.name;
+  return undefined;
+}
+
+/** Tables that hold locks or leases themselves: writes there are acquires, renewals and releases. */
+const LOCK_TABLE = /(?:^|_)(?:locks?|leases?|mutex(?:es)?|advisory_locks?|lock_holders?)$|^(?:locks?|leases?|distributed_locks?|lock_table)$/;
+/** Tables that issue tokens: `UPDATE fence_authority SET token = token + 1 RETURNING token`. */
+const AUTHORITY_TABLE = /(?:fenc|authorit|sequence|counter|generation|epoch|tokens?$)/;
+const OWNER_COLUMN = /^(?:lease|owner|holder|lock|lock_owner|locked_by|owned_by|worker)_?(?:id|owner|token|key)?$/;
+
+export interface WriteVerdict {
+  statement: SqlStatementInfo;
+  /** The write's condition compares a token (or the current holder) at the resource. */
+  tokenCompared: boolean;
+  /** The compared token column is also assigned, so later stale writes keep failing. */
+  tokenStored: boolean;
+  /** The token column the comparison uses, when there is one. */
+  column?: string;
+}
+
+export interface VerdictOptions {
+  tokenColumn: string;
+  isTokenValue: (node: Node) => boolean;
+}
+
+/** Writes that can land late: UPDATE, DELETE, upserts and MERGE; not plain INSERTs, lock tables or token counters. */
+export function isProtectedWrite(statement: SqlStatementInfo): boolean {
+  const { kind, table } = statement;
+  if (!(kind === 'update' || kind === 'delete' || kind === 'merge' || (kind === 'insert' && statement.upsert))) return false;
+  if (table && LOCK_TABLE.test(table)) return false;
+  // Issuing a token: the statement increments a token column in place.
+  const increments = statement.assignments.some((a) => a.value.columns.includes(a.column) && /\+/.test(a.value.text));
+  if (increments && ((table && AUTHORITY_TABLE.test(table)) || statement.assignments.some((a) => isTokenColumnName(a.column)))) return false;
+  return true;
+}
+
+function comparesToken(c: SqlComparison, call: SqlCall, options: VerdictOptions): boolean {
+  if (!['<', '<=', '=', 'IS NOT DISTINCT FROM'].includes(c.op)) return false;
+  const hasInput = c.value.params.length > 0 || c.value.columns.length > 0;
+  if (!hasInput) return false;
+  const column = c.column.split('.').pop() ?? c.column;
+  if (column === options.tokenColumn || isTokenColumnName(column)) return true;
+  if (c.op === '=' && OWNER_COLUMN.test(column)) return true;
+  return c.value.params.some((n) => {
+    const value = call.param(n);
+    return value !== undefined && options.isTokenValue(value);
+  });
+}
+
+export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): WriteVerdict {
+  const comparison = statement.conditions.find((c) => comparesToken(c, call, options));
+  if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
+  const column = comparison.column.split('.').pop() ?? comparison.column;
+  const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete';
+  const stored = !needsStore || statement.assignments.some((a) => a.column === column);
+  return { statement, tokenCompared: true, tokenStored: stored, column };
+}

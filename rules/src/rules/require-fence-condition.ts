@@ -1,0 +1,94 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { getFileAnalysis, type WriteSite } from '../core/file-analysis.js';
+import { knexFenceFix, sqlFenceFix } from '../core/fence-fix.js';
+import { createRule } from '../util/create-rule.js';
+
+export type Options = [{ tokenColumn?: string }];
+export type MessageIds = 'missingFence' | 'missingFenceNoToken' | 'tokenNotStored' | 'addFenceCondition' | 'storeToken';
+
+/** The token column of another fenced write in the same file, so suggestions follow the file's own schema. */
+function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
+  for (const write of writes) {
+    if (write.sink === 'sql') {
+      const column = write.verdicts.find((v) => v.tokenCompared && v.column)?.column;
+      if (column) return column;
+    } else if (write.verdict.tokenCompared && write.verdict.column) {
+      return write.verdict.column;
+    }
+  }
+  return undefined;
+}
+
+function reportLoc(node: WriteSite['node']): TSESTree.SourceLocation {
+  const head = node.type === 'TaggedTemplateExpression' ? node.tag : node.callee;
+  return { start: node.loc.start, end: head.loc.end };
+}
+
+export default createRule<Options, MessageIds>({
+  name: 'require-fence-condition',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Require writes made under a lock to compare and store a fence token in the same statement',
+      recommended: true,
+    },
+    hasSuggestions: true,
+    messages: {
+      missingFence:
+        'This write runs under the lock taken by `{{acquire}}` on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. Compare and store the token in the write itself ({{example}}) and treat "0 rows" as stale.',
+      missingFenceNoToken:
+        'This write runs under the lock taken by `{{acquire}}` on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. No fence token is in scope here; {{advice}}, then compare and store it in the write ({{example}}).',
+      tokenNotStored:
+        'This write compares `{{column}}` but does not store the new token, so after a newer holder writes, an older token still passes the check. Set `{{column}}` to the token in the same statement.',
+      addFenceCondition: 'Fence this write: compare and store `{{column}}` with `{{token}}`.',
+      storeToken: 'Store the token: set `{{column}}` to `{{token}}` in this write.',
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          tokenColumn: {
+            type: 'string',
+            minLength: 1,
+            description: 'Column that stores the last accepted fence token. Defaults to `settings.fencelint.tokenColumn`, then to a column fenced elsewhere in the file, then to `fence_token`.',
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
+  },
+  defaultOptions: [{}],
+  create(context, [options]) {
+    return {
+      'Program:exit'() {
+        const analysis = getFileAnalysis(context);
+        if (analysis.writes.length === 0) return;
+        const column = options.tokenColumn ?? inferTokenColumn(analysis.writes) ?? analysis.tokenColumn;
+        for (const write of analysis.writes) {
+          if (write.fenced) continue;
+          const { acquire } = write;
+          const token = analysis.tracer.tokenInScope(write.node, acquire);
+          const compared = write.sink === 'sql' ? write.verdicts.every((v) => v.tokenCompared) : write.verdict.tokenCompared;
+          const fix = token === undefined ? undefined : write.sink === 'sql' ? sqlFenceFix(write, token, column, context.sourceCode) : knexFenceFix(write, token, column, context.sourceCode);
+          const storedColumn = write.sink === 'sql' ? write.verdicts.find((v) => v.tokenCompared && !v.tokenStored)?.column : write.verdict.column;
+          const example = write.sink === 'knex' ? `.where('${column}', '<', token)` : `AND ${column} < $n … SET ${column} = $n`;
+          const data = {
+            acquire: context.sourceCode.getText(acquire.node.callee).replace(/\s+/g, ''),
+            line: acquire.node.loc.start.line,
+            example,
+            advice: acquire.advice,
+            column: storedColumn ?? column,
+            token: token ?? '',
+          };
+          const messageId: MessageIds = compared ? 'tokenNotStored' : token === undefined ? 'missingFenceNoToken' : 'missingFence';
+          context.report({
+            loc: reportLoc(write.node),
+            messageId,
+            data,
+            suggest: fix ? [{ messageId: compared ? 'storeToken' : 'addFenceCondition', data, fix }] : [],
+          });
+        }
+      },
+    };
+  },
+});

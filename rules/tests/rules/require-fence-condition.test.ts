@@ -1,0 +1,293 @@
+import rule from '../../src/rules/require-fence-condition.js';
+import { createRuleTester } from '../rule-tester.js';
+
+const ruleTester = createRuleTester();
+
+const redlockPg = `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+`;
+
+const authorityPg = `import { Pool } from 'pg';
+import { LeaseAuthority } from './lease-authority';
+const pool = new Pool();
+const authority = new LeaseAuthority(pool);
+`;
+
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'no lock held: a plain UPDATE is out of scope',
+      code: `${redlockPg}
+export async function rename(id: string, name: string) {
+  await pool.query('UPDATE users SET name = $1 WHERE id = $2', [name, id]);
+}`,
+    },
+    {
+      name: 'the article: compare and store the token in one UPDATE',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  try {
+    const result = await pool.query(
+      'UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3 AND fence_token < $2',
+      [value, lease.fenceToken, key],
+    );
+    if (result.rowCount === 0) throw new Error('stale fence token');
+  } finally {
+    await authority.release(lease);
+  }
+}`,
+    },
+    {
+      name: 'token compared through a CTE column',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await pool.query(
+    \`WITH incoming AS (SELECT $2::bigint AS tok)
+     UPDATE resource_state r SET value = $1, fence_token = incoming.tok
+     FROM incoming
+     WHERE r.resource_key = $3 AND r.fence_token < incoming.tok\`,
+    [value, fenceToken, key],
+  );
+}`,
+    },
+    {
+      name: 'token compared inside an EXISTS subquery on the same row',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  await pool.query(
+    'UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3 AND fence_token < $2 AND EXISTS (SELECT 1 FROM resources WHERE id = $3)',
+    [value, lease.fenceToken, key],
+  );
+}`,
+    },
+    {
+      name: 'a helper that receives the token writes the fenced statement',
+      code: `${authorityPg}
+async function writeFenced(key: string, value: string, token: bigint) {
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3 AND fence_token < $2', [value, token, key]);
+}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  try { await writeFenced(key, value, lease.fenceToken); } finally { await authority.release(lease); }
+}`,
+    },
+    {
+      name: 'Date.now() in TTL math is not a token and the write is fenced',
+      code: `${redlockPg}
+export async function save(key: string, value: string, deadline: number, fenceToken: number) {
+  const ttl = Math.max(1000, deadline - Date.now());
+  const lock = await redlock.acquire([\`lock:\${key}\`], ttl);
+  try {
+    await pool.query('UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3 AND fence_token < $2', [value, fenceToken, key]);
+  } finally {
+    await lock.release();
+  }
+}`,
+    },
+    {
+      name: 'SELECT ... FOR UPDATE and the UPDATE in one transaction',
+      code: `${redlockPg}
+export async function save(key: string, value: string, fenceToken: number) {
+  const lock = await redlock.acquire([\`lock:\${key}\`], 5000);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query('SELECT fence_token FROM resource_state WHERE resource_key = $1 FOR UPDATE', [key]);
+    if (rows[0].fence_token >= fenceToken) throw new Error('stale');
+    await client.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+    await lock.release();
+  }
+}`,
+    },
+    {
+      name: 'reads under a lock are not writes',
+      code: `${redlockPg}
+export async function load(key: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try { return (await pool.query('SELECT value FROM resource_state WHERE resource_key = $1', [key])).rows[0]; }
+  finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'an append-only INSERT cannot overwrite newer data',
+      code: `${redlockPg}
+export async function audit(key: string, message: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try { await pool.query('INSERT INTO audit_log (resource_key, message) VALUES ($1, $2)', [key, message]); }
+  finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'upsert whose DO UPDATE compares the stored token with EXCLUDED',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  await pool.query(
+    \`INSERT INTO resource_state (resource_key, value, fence_token) VALUES ($1, $2, $3)
+     ON CONFLICT (resource_key) DO UPDATE SET value = EXCLUDED.value, fence_token = EXCLUDED.fence_token
+     WHERE resource_state.fence_token < EXCLUDED.fence_token\`,
+    [key, value, lease.fenceToken],
+  );
+}`,
+    },
+    {
+      name: 'postgres.js tagged template with the token in the condition',
+      code: `import postgres from 'postgres';
+import { Etcd3 } from 'etcd3';
+const sql = postgres();
+const etcd = new Etcd3();
+export async function save(key: string, value: string, fenceToken: bigint) {
+  await etcd.lock(key).do(async () => {
+    await sql\`UPDATE resource_state SET value = \${value}, fence_token = \${fenceToken} WHERE resource_key = \${key} AND fence_token < \${fenceToken}\`;
+  });
+}`,
+    },
+    {
+      name: 'knex chain with a token where and the token stored',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function save(authority: any, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  const updated = await db('resource_state')
+    .where({ resource_key: key })
+    .where('fence_token', '<', fenceToken)
+    .update({ value, fence_token: fenceToken });
+  if (updated === 0) throw new Error('stale');
+}`,
+    },
+    {
+      name: 'mysql2 with ? placeholders, fenced',
+      code: `import mysql from 'mysql2/promise';
+const pool = mysql.createPool({});
+export async function save(lockService: any, key: string, value: string) {
+  const lease = await lockService.acquire(key);
+  await pool.execute('UPDATE resource_state SET value = ?, fence_token = ? WHERE resource_key = ? AND fence_token < ?', [value, lease.fenceToken, key, lease.fenceToken]);
+}`,
+    },
+    {
+      name: 'issuing the token itself increments a durable counter',
+      code: `${redlockPg}
+export async function nextToken(key: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const { rows } = await pool.query('UPDATE fence_authority SET token = token + 1 WHERE resource_key = $1 RETURNING token', [key]);
+    return rows[0].token;
+  } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'renewing a lease row is a lock-table write, not a protected write',
+      code: `${redlockPg}
+export async function renew(name: string, owner: string) {
+  const lock = await redlock.acquire([name], 5000);
+  await pool.query("UPDATE locks SET expires_at = now() + interval '30 seconds' WHERE name = $1 AND owner = $2", [name, owner]);
+  await lock.release();
+}`,
+    },
+    {
+      name: 'an in-process mutex never expires under a running worker',
+      code: `import { Mutex } from 'async-mutex';
+import { Pool } from 'pg';
+const pool = new Pool();
+const mutex = new Mutex();
+export async function save(key: string, value: string) {
+  const release = await mutex.acquire();
+  try { await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]); }
+  finally { release(); }
+}`,
+    },
+    {
+      name: 'a write after the release is not made under the lock',
+      code: `${redlockPg}
+export async function save(key: string, value: string) {
+  const lock = await redlock.acquire([key], 5000);
+  const next = await compute(key);
+  await lock.release();
+  await pool.query('UPDATE cache SET value = $1 WHERE key = $2', [next, key]);
+}
+declare function compute(key: string): Promise<string>;`,
+    },
+    {
+      name: 'SQL built at run time is not guessed at',
+      code: `${redlockPg}
+export async function save(table: string, key: string, value: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try { await pool.query(buildUpdate(table), [value, key]); } finally { await lock.release(); }
+}
+declare function buildUpdate(table: string): string;`,
+    },
+    {
+      name: 'SQL that does not parse gets no report',
+      code: `${redlockPg}
+export async function save(key: string, value: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try { await pool.query('UPDAT resource_state SET value = $1 WHERE', [value, key]); } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'custom authority with a generation column and a token-named property',
+      code: `import { Pool } from 'pg';
+const db = new Pool();
+export async function publish(coordinator: { acquireLease(k: string): Promise<{ leaseId: string; generation: number }> }, key: string, body: string) {
+  const lease = await coordinator.acquireLease(key);
+  const res = await db.query('UPDATE documents SET body = $1, generation = $2 WHERE doc_key = $3 AND generation < $2', [body, lease.generation, key]);
+  return res.rowCount === 1;
+}`,
+    },
+    {
+      name: 'compare-and-set on the lease owner stored at the resource',
+      code: `${redlockPg}
+export async function finish(jobId: string, workerId: string, lockKey: string) {
+  const lock = await redlock.acquire([lockKey], 5000);
+  try {
+    await pool.query("UPDATE jobs SET status = 'done' WHERE id = $1 AND lease_owner = $2", [jobId, workerId]);
+  } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'knex.raw with a fenced statement',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function save(lockClient: any, key: string, value: string) {
+  await lockClient.using([key], 5000, async () => {
+    const fenceToken = await nextFenceToken(key);
+    await db.raw('UPDATE resource_state SET value = ?, fence_token = ? WHERE resource_key = ? AND fence_token < ?', [value, fenceToken, key, fenceToken]);
+  });
+}
+declare function nextFenceToken(key: string): Promise<number>;`,
+    },
+    {
+      name: 'an unknown library with no lock shape is left alone',
+      code: `import { Pool } from 'pg';
+import { cache } from './cache';
+const pool = new Pool();
+export async function save(key: string, value: string) {
+  const entry = await cache.get(key);
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value ?? entry, key]);
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the article: redlock holds the lock, the UPDATE carries no token and none is in scope',
+      code: `${redlockPg}
+export async function save(key: string, value: string) {
+  const lock = await redlock.acquire([\`lock:\${key}\`], 5000);
+  try {
+    await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 8 }],
+    },
+  ],
+});
