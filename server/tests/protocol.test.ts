@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CodeAction, Diagnostic, Hover } from 'vscode-languageserver-protocol/node';
-import { BUGGY_SAVE, RULE_ID } from './buggy-code.js';
+import { BUGGY_SAVE, BUGGY_SAVE_WITH_TOKEN, RULE_ID } from './buggy-code.js';
 import { applyTextEdits, fileUri, SERVER_BUNDLE, TestClient, type ClientOptions } from './lsp-client.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,12 +31,12 @@ async function codeActions(client: TestClient, uri: string, diagnostics: Diagnos
   });
 }
 
-function expectFencelintDiagnostic(diagnostic: Diagnostic): void {
+function expectFencelintDiagnostic(diagnostic: Diagnostic, line = 7): void {
   expect(diagnostic.source).toBe('fencelint');
   expect(diagnostic.code).toBe(RULE_ID);
   expect(diagnostic.codeDescription?.href).toMatch(/^https:\/\/.+\/require-fence-condition\.md$/);
-  // The write is reported, not the acquire: line 8 (0-based 7) holds pool.query.
-  expect(diagnostic.range.start.line).toBe(7);
+  // The write is reported, not the acquire: the line that holds pool.query.
+  expect(diagnostic.range.start.line).toBe(line);
   expect(String(diagnostic.message).length).toBeGreaterThan(10);
 }
 
@@ -45,11 +45,11 @@ describe('fencelint language server over stdio', () => {
     const client = await start({ transport: 'stdio', pull: true });
     expect(client.capabilities).toMatchObject({ diagnosticProvider: { interFileDependencies: false } });
     const uri = fileUri('pull/save.ts');
-    await client.open(uri, BUGGY_SAVE);
+    await client.open(uri, BUGGY_SAVE_WITH_TOKEN);
 
     const before = findings(await client.diagnostics(uri));
     expect(before).toHaveLength(1);
-    expectFencelintDiagnostic(before[0]);
+    expectFencelintDiagnostic(before[0], 8);
 
     const actions = await codeActions(client, uri, before);
     expect(actions.every((a) => a.kind === 'quickfix')).toBe(true);
@@ -58,10 +58,39 @@ describe('fencelint language server over stdio', () => {
     expect(actions.map((a) => a.title)).toContain(`Disable ${RULE_ID} for this line`);
     expect(actions.map((a) => a.title)).toContain(`Show documentation for ${RULE_ID}`);
 
-    const fixed = applyTextEdits(BUGGY_SAVE, preferred[0].edit!.changes![uri]);
-    expect(fixed).not.toBe(BUGGY_SAVE);
+    const fixed = applyTextEdits(BUGGY_SAVE_WITH_TOKEN, preferred[0].edit!.changes![uri]);
+    expect(fixed).toContain('fence_token');
     await client.replace(uri, fixed);
     expect(findings(await client.diagnostics(uri))).toEqual([]);
+  });
+
+  it('reports the article\'s redlock write, which has no token in scope, with disable and docs actions', async () => {
+    const client = await start({ transport: 'stdio', pull: true });
+    const uri = fileUri('pull/redlock.ts');
+    await client.open(uri, BUGGY_SAVE);
+    const before = findings(await client.diagnostics(uri));
+    expect(before).toHaveLength(1);
+    expectFencelintDiagnostic(before[0]);
+    const titles = (await codeActions(client, uri, before)).map((a) => a.title);
+    expect(titles).toContain(`Disable ${RULE_ID} for this line`);
+    expect(titles).toContain(`Show documentation for ${RULE_ID}`);
+  });
+
+  it('points at the acquire from the diagnostic, and the hover on the acquire lists where its lease reaches', async () => {
+    const client = await start({ transport: 'stdio', pull: true });
+    const uri = fileUri('related/save.ts');
+    await client.open(uri, BUGGY_SAVE);
+    const [finding] = findings(await client.diagnostics(uri));
+    // Line 6 (0-based 5) holds `await redlock.acquire(...)`.
+    expect(finding.relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line])).toEqual([[uri, 5]]);
+    expect(finding.relatedInformation?.[0].message).toContain('redlock');
+
+    const acquireColumn = BUGGY_SAVE.split('\n')[5].indexOf('acquire');
+    const hover: Hover | null = await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 5, character: acquireColumn } });
+    const text = (hover?.contents as { value: string }).value;
+    expect(text).toContain('redlock');
+    expect(text).toContain('line 8');
+    expect(text).toContain('not fenced');
   });
 
   it('pushes diagnostics to a client that does not pull, and disabling the rule for the line removes them', async () => {
@@ -149,18 +178,21 @@ describe('fencelint language server over stdio', () => {
   it('offers source.fixAll.fencelint without semantic suggestions, and opens the docs through the client', async () => {
     const client = await start({ transport: 'stdio', pull: true });
     const uri = fileUri('fixall/save.ts');
-    await client.open(uri, BUGGY_SAVE);
+    await client.open(uri, BUGGY_SAVE_WITH_TOKEN);
     const diagnostics = findings(await client.diagnostics(uri));
+    expect(diagnostics).toHaveLength(1);
 
     const [fixAll] = await codeActions(client, uri, [], ['source.fixAll']);
     expect(fixAll.kind).toBe('source.fixAll.fencelint');
     // Suggestions may change behaviour: by default fix-all leaves them to the user.
-    expect(applyTextEdits(BUGGY_SAVE, fixAll.edit!.changes![uri])).toBe(BUGGY_SAVE);
+    expect(applyTextEdits(BUGGY_SAVE_WITH_TOKEN, fixAll.edit!.changes![uri])).toBe(BUGGY_SAVE_WITH_TOKEN);
 
     await client.changeSettings({ fixAll: { includeSuggestions: true } });
     const [withSuggestions] = await codeActions(client, uri, [], ['source.fixAll.fencelint']);
     const preferred = (await codeActions(client, uri, diagnostics)).find((a) => a.isPreferred)!;
-    expect(applyTextEdits(BUGGY_SAVE, withSuggestions.edit!.changes![uri])).toBe(applyTextEdits(BUGGY_SAVE, preferred.edit!.changes![uri]));
+    const suggested = applyTextEdits(BUGGY_SAVE_WITH_TOKEN, preferred.edit!.changes![uri]);
+    expect(suggested).not.toBe(BUGGY_SAVE_WITH_TOKEN);
+    expect(applyTextEdits(BUGGY_SAVE_WITH_TOKEN, withSuggestions.edit!.changes![uri])).toBe(suggested);
 
     const docs = (await codeActions(client, uri, diagnostics)).find((a) => a.title === `Show documentation for ${RULE_ID}`)!;
     await client.connection.sendRequest('workspace/executeCommand', docs.command);
