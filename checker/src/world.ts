@@ -1,0 +1,224 @@
+import { normalizeWriteResult, type LeaseHandle, type WriteResult } from './adapter.js';
+import type { ManualClock } from './clock.js';
+import type { Subject } from './subject.js';
+import type { TimelineEvent, Violation } from './timeline.js';
+
+export const RESOURCE_KEY = 'resource-7';
+export const LEASE_TTL_MS = 10_000;
+
+/**
+ * Executes the steps of a scenario or of an explored schedule against a subject, records the
+ * timeline and checks the invariants after every step:
+ * - accepted tokens strictly increase (a stale or replayed write is never accepted);
+ * - the stored value is the value of the highest accepted token (a rejected write changes nothing,
+ *   an accepted one is really stored);
+ * - a write ends in an explicit outcome, not an error;
+ * - at most one accepted write per operationId;
+ * - releasing an old handle leaves a newer lease in place;
+ * - the authority's tokens strictly increase, across restarts too.
+ * Every invariant is about the resource's history or the authority's history alone; explore.ts
+ * relies on that.
+ */
+export class World {
+  readonly events: TimelineEvent[] = [];
+  readonly violations: Violation[] = [];
+  readonly handles = new Map<string, LeaseHandle>();
+  private highestAccepted = 0;
+  private expectedValue: string | null = null;
+  private highestIssued = 0;
+  private readonly effects = new Map<string, number>();
+  private readonly leaseExpiry = new Map<string, number>();
+  /**
+   * Shown time in seconds. Separate from the clock on purpose: the clock moves only on expire(),
+   * so whether a lease is live never depends on how many other steps ran (explore.ts needs that).
+   */
+  private shownT = 0;
+
+  constructor(
+    readonly subject: Subject,
+    readonly clock: ManualClock,
+    readonly key = RESOURCE_KEY,
+  ) {}
+
+  /** Read the starting value; call once before the first step. */
+  async start(): Promise<void> {
+    this.expectedValue = await this.subject.resource.read(this.key);
+  }
+
+  get broken(): boolean {
+    return this.violations.length > 0;
+  }
+
+  private record(event: Omit<TimelineEvent, 't'>): TimelineEvent {
+    const full = { t: this.shownT, ...event };
+    this.events.push(full);
+    if (full.violation) this.violations.push(full.violation);
+    return full;
+  }
+
+  private tick(): void {
+    this.shownT += 1;
+  }
+
+  async acquire(worker: string): Promise<LeaseHandle | null> {
+    const now = this.clock.now();
+    const handle = await this.subject.authority.acquire(this.key, LEASE_TTL_MS, worker);
+    const call = `acquire(${this.key})`;
+    if (!handle) {
+      this.record({ actor: worker, action: 'acquire', call, result: 'busy (another lease is live)' });
+      this.tick();
+      return null;
+    }
+    let violation: Violation | undefined;
+    if (handle.fenceToken <= this.highestIssued) {
+      violation = {
+        invariant: 'token-not-increasing',
+        message: `the authority issued fenceToken=${handle.fenceToken} after it had issued ${this.highestIssued}: tokens must strictly increase`,
+      };
+    }
+    this.highestIssued = Math.max(this.highestIssued, handle.fenceToken);
+    this.handles.set(worker, handle);
+    this.leaseExpiry.set(handle.leaseId, now + LEASE_TTL_MS);
+    this.record({
+      actor: worker,
+      action: 'acquire',
+      call,
+      result: `${handle.leaseId}, fenceToken=${handle.fenceToken}`,
+      lease: { leaseId: handle.leaseId, fenceToken: handle.fenceToken },
+      violation,
+    });
+    this.tick();
+    return handle;
+  }
+
+  pause(worker: string): void {
+    this.record({ actor: worker, action: 'pause', call: 'pause (GC pause, slow call)' });
+  }
+
+  /** Move the clock past every lease granted so far. */
+  expire(): void {
+    const live = [...this.leaseExpiry.entries()].filter(([, at]) => at > this.clock.now());
+    const until = Math.max(this.clock.now(), ...live.map(([, at]) => at));
+    this.clock.advanceTo(until);
+    this.shownT += LEASE_TTL_MS / 1000 - 1;
+    const names = live.map(([id]) => id).join(', ');
+    this.record({ actor: 'system', action: 'expire', call: live.length ? `${names} expired` : 'time passes (no live lease)' });
+    this.tick();
+  }
+
+  async write(worker: string, value: string, token: number, operationId?: string): Promise<WriteResult> {
+    const request = { key: this.key, value, fenceToken: token, ...(operationId !== undefined ? { operationId } : {}) };
+    let result: WriteResult;
+    try {
+      result = normalizeWriteResult(await this.subject.resource.write(request));
+    } catch (error) {
+      result = { status: 'error', detail: (error as Error).message };
+    }
+    const stored = await this.subject.resource.read(this.key);
+    const call = `write(${value}, token=${token}${operationId ? `, op=${operationId}` : ''})`;
+    const shown = result.status === 'stale' || result.status === 'duplicate' ? 'rejected' : result.status;
+    const highest = result.highest !== undefined ? `; highest=${result.highest}` : '';
+    let violation: Violation | undefined;
+    if (result.status === 'accepted') {
+      if (token <= this.highestAccepted) {
+        violation = {
+          invariant: 'stale-write-accepted',
+          message:
+            token === this.highestAccepted
+              ? `a replay with the same token ${token} was accepted: the condition must be strict (fence_token < $token), not <=`
+              : `a stale write with token ${token} was accepted after token ${this.highestAccepted}: the resource does not reject older tokens`,
+        };
+      }
+      if (operationId !== undefined) {
+        const count = (this.effects.get(operationId) ?? 0) + 1;
+        this.effects.set(operationId, count);
+        if (count > 1 && !violation) {
+          violation = {
+            invariant: 'duplicate-effect',
+            message: `operation ${operationId} took effect ${count} times: fencing does not deduplicate retries; check the operationId at the resource`,
+          };
+        }
+      }
+      if (token > this.highestAccepted) {
+        this.highestAccepted = token;
+        this.expectedValue = value;
+      }
+    } else if (result.status === 'error') {
+      violation = {
+        invariant: 'write-error',
+        message: `the write failed instead of reporting accepted or stale: ${result.detail ?? 'unknown error'}`,
+      };
+    }
+    if (!violation && stored !== this.expectedValue) {
+      violation = {
+        invariant: 'value-not-latest',
+        message:
+          result.status === 'accepted'
+            ? `the write reported success but the stored value is ${show(stored)}, not ${value}`
+            : `the write was reported ${shown} but the stored value changed to ${show(stored)}; expected ${show(this.expectedValue)}`,
+      };
+    }
+    this.record({
+      actor: worker,
+      action: 'write',
+      call,
+      result: `${shown}${highest}${result.status === 'error' && result.detail ? ` (${result.detail})` : ''}`,
+      write: { value, token, status: result.status, ...(operationId ? { operationId } : {}) },
+      violation,
+    });
+    this.tick();
+    return result;
+  }
+
+  async release(worker: string): Promise<void> {
+    const handle = this.handles.get(worker);
+    if (!handle) return;
+    const authority = this.subject.authority;
+    const before = authority.holder ? await authority.holder(this.key) : undefined;
+    await authority.release(handle);
+    const after = authority.holder ? await authority.holder(this.key) : undefined;
+    let violation: Violation | undefined;
+    if (before && before.leaseId !== handle.leaseId && after?.leaseId !== before.leaseId) {
+      violation = {
+        invariant: 'release-removed-newer-lease',
+        message: `releasing the old ${handle.leaseId} removed the live ${before.leaseId}: release must name the lease (DELETE ... WHERE lease_id = $id), not only the key`,
+      };
+    }
+    const result = before === undefined ? 'released' : before?.leaseId === handle.leaseId ? 'released' : `no-op; ${before ? `${before.leaseId} still holds` : 'no live lease'}`;
+    this.record({ actor: worker, action: 'release', call: `release(${handle.leaseId})`, result: violation ? `removed ${before?.leaseId}` : result, violation });
+    this.leaseExpiry.delete(handle.leaseId);
+    this.tick();
+  }
+
+  /** Restart resource and authority; the stored value must survive. */
+  async restart(mode: 'process' | 'session'): Promise<void> {
+    await this.subject.restart(mode);
+    const stored = await this.subject.resource.read(this.key);
+    let violation: Violation | undefined;
+    if (stored !== this.expectedValue) {
+      violation = {
+        invariant: 'state-lost-on-restart',
+        message: `after the restart the resource holds ${show(stored)}, not ${show(this.expectedValue)}: its state is not durable`,
+      };
+    }
+    this.record({ actor: 'system', action: 'restart', call: `restart resource and authority (${mode})`, result: `value=${show(stored)}`, violation });
+    this.tick();
+  }
+
+  /** A check specific to a scenario, recorded as a violation on the timeline. */
+  fail(violation: Violation, call: string): void {
+    this.record({ actor: 'system', action: 'note', call, violation });
+  }
+
+  value(): string | null {
+    return this.expectedValue;
+  }
+
+  get issuedHighest(): number {
+    return this.highestIssued;
+  }
+}
+
+function show(value: string | null): string {
+  return value === null ? 'nothing' : value;
+}
