@@ -186,12 +186,12 @@ export class TokenTracer {
     let scope: Scope.Scope | null = this.sourceCode.getScope(at);
     while (scope) {
       for (const variable of scope.variables) {
-        if (!isStrongTokenName(variable.name)) continue;
+        // Strong names are tokens by name; weak ones (`token`, `rev`) only when traced to one.
+        if (!isHandleTokenName(variable.name)) continue;
         const def = variable.defs[0];
-        if (!def) continue;
-        if (def.type === 'Variable' || def.type === 'Parameter') {
-          if (def.name.range[1] <= at.range[0]) return variable.name;
-        }
+        if (!def || (def.type !== 'Variable' && def.type !== 'Parameter')) continue;
+        if (def.name.range[1] > at.range[0] || def.name.type !== AST_NODE_TYPES.Identifier) continue;
+        if (isStrongTokenName(variable.name) || this.isToken(def.name)) return variable.name;
       }
       scope = scope.upper;
     }

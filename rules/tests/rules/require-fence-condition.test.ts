@@ -278,7 +278,11 @@ export async function save(key: string, value: string) {
   invalid: [
     {
       name: 'the article: redlock holds the lock, the UPDATE carries no token and none is in scope',
-      code: `${redlockPg}
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+
 export async function save(key: string, value: string) {
   const lock = await redlock.acquire([\`lock:\${key}\`], 5000);
   try {
@@ -287,7 +291,495 @@ export async function save(key: string, value: string) {
     await lock.release();
   }
 }`,
-      errors: [{ messageId: 'missingFenceNoToken', line: 8 }],
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 9, suggestions: [] },
+      ],
+    },
+    {
+      name: 'custom authority: the token is destructured from the acquire; the suggestion binds it as $3',
+      code: `import { Pool } from 'pg';
+import { LeaseAuthority } from './lease-authority';
+const pool = new Pool();
+const authority = new LeaseAuthority(pool);
+export async function save(key: string, value: string) {
+  const { leaseId, fenceToken } = await authority.acquire(key);
+  try {
+    await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+  } finally {
+    await authority.release(leaseId);
+  }
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 8,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import { Pool } from 'pg';
+import { LeaseAuthority } from './lease-authority';
+const pool = new Pool();
+const authority = new LeaseAuthority(pool);
+export async function save(key: string, value: string) {
+  const { leaseId, fenceToken } = await authority.acquire(key);
+  try {
+    await pool.query('UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3', [value, key, fenceToken]);
+  } finally {
+    await authority.release(leaseId);
+  }
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: "multi-line SQL keeps its layout; the token is the handle's property",
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(leases: LeaseClient, key: string, value: string) {
+  const lease = await leases.acquire(key);
+  log.debug('writing', { key, fenceToken: lease.fenceToken });
+  await pool.query(
+    \`UPDATE resource_state
+        SET value = $1
+      WHERE resource_key = $2\`,
+    [value, key],
+  );
+  await leases.release(lease);
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 6,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(leases: LeaseClient, key: string, value: string) {
+  const lease = await leases.acquire(key);
+  log.debug('writing', { key, fenceToken: lease.fenceToken });
+  await pool.query(
+    \`UPDATE resource_state
+        SET value = $1, fence_token = $3
+      WHERE resource_key = $2
+        AND fence_token < $3\`,
+    [value, key, lease.fenceToken],
+  );
+  await leases.release(lease);
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: 'etcd3 lock object and a postgres.js tagged template: the token is interpolated',
+      code: `import postgres from 'postgres';
+import { Etcd3 } from 'etcd3';
+const sql = postgres();
+const etcd = new Etcd3();
+export async function save(key: string, value: string, fenceToken: bigint) {
+  const lock = etcd.lock(\`resource/\${key}\`);
+  await lock.acquire();
+  try {
+    await sql\`UPDATE resource_state SET value = \${value} WHERE resource_key = \${key}\`;
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 9,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import postgres from 'postgres';
+import { Etcd3 } from 'etcd3';
+const sql = postgres();
+const etcd = new Etcd3();
+export async function save(key: string, value: string, fenceToken: bigint) {
+  const lock = etcd.lock(\`resource/\${key}\`);
+  await lock.acquire();
+  try {
+    await sql\`UPDATE resource_state SET value = \${value}, fence_token = \${fenceToken} WHERE resource_key = \${key} AND fence_token < \${fenceToken}\`;
+  } finally {
+    await lock.release();
+  }
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: 'knex update: the suggestion adds a where link and stores the token',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function save(authority: any, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await db('resource_state')
+    .where({ resource_key: key })
+    .update({ value });
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 5,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function save(authority: any, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await db('resource_state')
+    .where({ resource_key: key })
+    .where('fence_token', '<', fenceToken)
+    .update({ value, fence_token: fenceToken });
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: 'the token is compared but not stored',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const lease = await authority.acquire(key);
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2 AND fence_token < $3', [value, key, lease.fenceToken]);
+}`,
+      errors: [
+        { messageId: 'tokenNotStored', line: 5,
+          suggestions: [
+            {
+              messageId: 'storeToken',
+              output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const lease = await authority.acquire(key);
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3', [value, key, lease.fenceToken]);
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: 'the token is stored but not compared: the existing parameter is reused',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3', [value, fenceToken, key]);
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 5,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3 AND fence_token < $2', [value, fenceToken, key]);
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: 'redlock.using callback',
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+
+export async function save(key: string, value: string) {
+  await redlock.using([key], 5000, async (signal) => {
+    await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+  });
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 8, suggestions: [] },
+      ],
+    },
+    {
+      name: 'ioredis SET NX PX lock',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+export async function save(key: string, value: string, owner: string) {
+  const ok = await redis.set(\`lock:\${key}\`, owner, 'PX', 30000, 'NX');
+  if (ok !== 'OK') return false;
+  try {
+    await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+  } finally {
+    await redis.del(\`lock:\${key}\`);
+  }
+  return true;
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 9, suggestions: [] },
+      ],
+    },
+    {
+      name: 'node-redis SET with { NX: true } and a multi-line postgres.js write',
+      code: `import { createClient } from 'redis';
+import postgres from 'postgres';
+const client = createClient();
+const sql = postgres();
+export async function save(key: string, value: string, workerId: string) {
+  const acquired = await client.set(\`lock:\${key}\`, workerId, { NX: true, PX: 30000 });
+  if (!acquired) return;
+  await sql\`
+    UPDATE resource_state
+    SET value = \${value}
+    WHERE resource_key = \${key}
+  \`;
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 8, suggestions: [] },
+      ],
+    },
+    {
+      name: 'PostgreSQL advisory lock on a pooled client',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(key: number, value: string) {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [key]);
+    await client.query('UPDATE resource_state SET value = $1 WHERE id = $2', [value, key]);
+    await client.query('SELECT pg_advisory_unlock($1)', [key]);
+  } finally { client.release(); }
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7, suggestions: [] },
+      ],
+    },
+    {
+      name: 'mysql2 ? placeholders: the token is spliced into the values in order',
+      code: `import mysql from 'mysql2/promise';
+const pool = mysql.createPool({});
+export async function save(lockService: any, key: string, value: string) {
+  const { fencingToken } = await lockService.acquire(key);
+  await pool.execute('UPDATE resource_state SET value = ? WHERE resource_key = ?', [value, key]);
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 5,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import mysql from 'mysql2/promise';
+const pool = mysql.createPool({});
+export async function save(lockService: any, key: string, value: string) {
+  const { fencingToken } = await lockService.acquire(key);
+  await pool.execute('UPDATE resource_state SET value = ?, fence_token = ? WHERE resource_key = ? AND fence_token < ?', [value, fencingToken, key, fencingToken]);
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: 'a same-file helper called under the lock makes the write',
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+
+async function persist(key: string, value: string) {
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+}
+export async function save(key: string, value: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try { await persist(key, value); } finally { await lock.release(); }
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7, suggestions: [] },
+      ],
+    },
+    {
+      name: 'the token reaches a helper through its parameter',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+async function apply(key: string, value: string, token: number) {
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+}
+export async function save(authority: FenceAuthority, key: string, value: string) {
+  const lease = await authority.acquire(key);
+  try {
+    await apply(key, value, lease.fenceToken);
+  } finally {
+    await authority.release(lease);
+  }
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 4,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import { Pool } from 'pg';
+const pool = new Pool();
+async function apply(key: string, value: string, token: number) {
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3', [value, key, token]);
+}
+export async function save(authority: FenceAuthority, key: string, value: string) {
+  const lease = await authority.acquire(key);
+  try {
+    await apply(key, value, lease.fenceToken);
+  } finally {
+    await authority.release(lease);
+  }
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: 'DELETE under a redlock held in a class field',
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+export class Repo {
+  private readonly redlock = new Redlock([]);
+  constructor(private readonly pool: Pool) {}
+  async remove(key: string, fenceToken: number) {
+    const lock = await this.redlock.acquire([key], 5000);
+    try {
+      await this.pool.query('DELETE FROM resource_state WHERE resource_key = $1', [key]);
+    } finally { await lock.release(); }
+  }
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 9,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+export class Repo {
+  private readonly redlock = new Redlock([]);
+  constructor(private readonly pool: Pool) {}
+  async remove(key: string, fenceToken: number) {
+    const lock = await this.redlock.acquire([key], 5000);
+    try {
+      await this.pool.query('DELETE FROM resource_state WHERE resource_key = $1 AND fence_token < $2', [key, fenceToken]);
+    } finally { await lock.release(); }
+  }
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: 'upsert without a WHERE on its DO UPDATE',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const lease = await authority.acquire(key);
+  await pool.query(\`INSERT INTO resource_state (resource_key, value, fence_token) VALUES ($1, $2, $3)
+    ON CONFLICT (resource_key) DO UPDATE SET value = EXCLUDED.value, fence_token = EXCLUDED.fence_token\`, [key, value, lease.fenceToken]);
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 5,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const lease = await authority.acquire(key);
+  await pool.query(\`INSERT INTO resource_state (resource_key, value, fence_token) VALUES ($1, $2, $3)
+    ON CONFLICT (resource_key) DO UPDATE SET value = EXCLUDED.value, fence_token = EXCLUDED.fence_token WHERE resource_state.fence_token < $3\`, [key, value, lease.fenceToken]);
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: "redis-semaphore Mutex and pg's { text, values } form",
+      code: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(redis: Redis, key: string, value: string) {
+  const mutex = new Mutex(redis, \`lock:\${key}\`);
+  await mutex.acquire();
+  try {
+    await pool.query({ text: 'UPDATE resource_state SET value = $1 WHERE resource_key = $2', values: [value, key] });
+  } finally { await mutex.release(); }
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 9, suggestions: [] },
+      ],
+    },
+    {
+      name: 'etcd3 lock(...).do callback',
+      code: `import { Etcd3 } from 'etcd3';
+import { Pool } from 'pg';
+const etcd = new Etcd3();
+const pool = new Pool();
+export async function save(key: string, value: string) {
+  await etcd.lock(key).ttl(10).do(async () => {
+    await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+  });
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7, suggestions: [] },
+      ],
+    },
+    {
+      name: 'acquire(...).then(lock => ...)',
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+
+export function save(key: string, value: string) {
+  return redlock.acquire([key], 5000).then(async (lock) => {
+    await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+    return lock.release();
+  });
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 8, suggestions: [] },
+      ],
+    },
+    {
+      name: 'every write in the critical section is reported',
+      code: `import { Pool } from 'pg';
+export class InventoryWorker {
+  constructor(private readonly db: Pool, private readonly locks: LockService) {}
+  async reserve(sku: string, qty: number) {
+    const lease = await this.locks.acquire(\`sku:\${sku}\`);
+    try {
+      await this.db.query('UPDATE inventory SET reserved = reserved + $1 WHERE sku = $2', [qty, sku]);
+      await this.db.query('UPDATE inventory_audit SET last_change = now() WHERE sku = $1', [sku]);
+    } finally {
+      await this.locks.release(lease);
+    }
+  }
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 8, suggestions: [] },
+      ],
+    },
+    {
+      name: 'tokenColumn option names the column',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const { generation } = await authority.acquire(key);
+  await pool.query('UPDATE documents SET body = $1 WHERE doc_key = $2', [value, key]);
+}`,
+      options: [{ tokenColumn: 'generation' }],
+      errors: [
+        { messageId: 'missingFence', line: 5,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const { generation } = await authority.acquire(key);
+  await pool.query('UPDATE documents SET body = $1, generation = $3 WHERE doc_key = $2 AND generation < $3', [value, key, generation]);
+}`,
+            },
+          ] },
+      ],
     },
   ],
 });
