@@ -1,0 +1,33 @@
+"""Checks the packaged .vsix: only the bundles, the manifest, README, CHANGELOG, LICENSE and
+the icon, and under 5 MB. Usage: python3 check-vsix.py extension/fencelint.vsix"""
+import os
+import sys
+import zipfile
+
+LIMIT = 5 * 1024 * 1024
+# vsce adds its own manifest files and renames LICENSE to LICENSE.txt.
+EXPECTED = {
+    '[Content_Types].xml',
+    'extension.vsixmanifest',
+    'extension/package.json',
+    'extension/readme.md',
+    'extension/changelog.md',
+    'extension/LICENSE.txt',
+    'extension/icon.png',
+    'extension/dist/client.js',
+    'extension/dist/server.mjs',
+    'extension/dist/libpg-query.wasm',
+}
+
+path = sys.argv[1]
+size = os.path.getsize(path)
+names = set(zipfile.ZipFile(path).namelist())
+problems = []
+if size >= LIMIT:
+    problems.append(f'{size} bytes, limit {LIMIT}')
+if names - EXPECTED:
+    problems.append(f'unexpected files: {sorted(names - EXPECTED)}')
+if EXPECTED - names:
+    problems.append(f'missing files: {sorted(EXPECTED - names)}')
+print(f'{os.path.basename(path)}: {size / 1024:.0f} KiB, {len(names)} files' + (': ' + '; '.join(problems) if problems else ''))
+sys.exit(1 if problems else 0)

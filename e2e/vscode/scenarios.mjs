@@ -1,0 +1,184 @@
+// The packaged extension in code-server (VS Code 1.100), driven through Debian's Chromium.
+// code-server is already running (run.sh starts it once per suite); every scenario gets a
+// fresh copy of the fixture folder and a fresh browser profile, and keeps a screenshot of
+// each step in $E2E_ARTIFACTS. One result line per scenario goes to $E2E_RESULTS.
+//
+//   E2E_PORT=8931 E2E_RUN=<dir> E2E_ARTIFACTS=<dir> E2E_RESULTS=<file> node vscode/scenarios.mjs
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const PORT = required('E2E_PORT');
+const RUN = required('E2E_RUN');
+const ARTIFACTS = required('E2E_ARTIFACTS');
+const RESULTS = required('E2E_RESULTS');
+const FIXTURE = resolve(fileURLToPath(import.meta.url), '../../fixture');
+const FILE = 'save-resource.ts';
+const RULE = 'fencelint/require-fence-condition';
+// The preferred quick fix of fencelint/require-fence-condition, and the fixture after it:
+// the condition in the WHERE, the token stored in SET, the token appended to the parameters.
+const QUICK_FIX_TITLE = /Fence this write: compare and store `fence_token` with `fenceToken`/;
+const FIXED_CONDITION = 'AND fence_token < $3';
+const EXPECTED_FIXED = readFileSync(resolve(fileURLToPath(import.meta.url), '../../expected', FILE), 'utf8');
+
+function required(name) {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+/** Copies the fixture into a fresh folder, so a fix applied by one run never leaks into the next. */
+function freshWorkspace(name) {
+  const dir = join(RUN, 'workspaces', name);
+  mkdirSync(dir, { recursive: true });
+  cpSync(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+async function openWorkbench(workspace) {
+  const context = await chromium.launchPersistentContext(mkdtempSync(join(RUN, 'chromium-')), {
+    executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(`http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(workspace)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('#status\\.problems').waitFor({ timeout: 60_000 });
+  return { context, page };
+}
+
+async function openFile(page, name) {
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').fill(name);
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await page.locator(`.tab[aria-label*="${name}"]`).waitFor({ timeout: 30_000 });
+}
+
+/** fencelint's status bar item; VS Code prefixes the item id with the extension id. */
+const statusItem = (page) => page.locator('.statusbar-item[id$="fencelint.status"] a').first();
+
+/** Polls until check() returns a truthy value; the last error explains a timeout. */
+async function until(what, check, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
+}
+
+const squiggle = (page) => page.locator('.monaco-editor .squiggly-warning, .monaco-editor .squiggly-error').first();
+
+async function centerOf(locator) {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('element has no box');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+const scenarios = {
+  /** The extension activates on a TypeScript file, starts its server, and the status bar reports a finished lint. */
+  async 'vscode: the extension activates and the status bar reports the lint'({ page, shot }) {
+    await openFile(page, FILE);
+    const label = await until('the status bar to report a finished lint', async () => {
+      const text = await statusItem(page).getAttribute('aria-label');
+      return text && /^fencelint idle, last lint: save-resource\.ts in \d+ ms/.test(text) ? text : undefined;
+    }, 60_000);
+    await shot('status-bar');
+    return label;
+  },
+
+  /** The article's bug: squiggle, Problems entry, quick fix, save, fixed on disk, no problem left. */
+  async 'vscode: quick fix inserts the fence condition and the finding clears'({ page, shot, workspace }) {
+    await openFile(page, FILE);
+    const underline = squiggle(page);
+    await underline.waitFor({ timeout: 60_000 });
+    await shot('squiggle');
+
+    await page.keyboard.press('Control+Shift+M');
+    const row = page.locator('.markers-panel .monaco-list-row', { hasText: 'fencelint' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    const rowText = await row.innerText();
+    if (!rowText.includes(RULE)) throw new Error(`Problems entry lacks the rule id ${RULE}: ${rowText}`);
+    if (!/Ln 8, Col \d+/.test(rowText)) throw new Error(`Problems entry is not on the UPDATE line (8): ${rowText}`);
+    await shot('problems');
+
+    // Clicking into the editor moves the cursor onto the finding; the lightbulb tells that
+    // the code actions for that position arrived. Ctrl+. before that shows "No code actions".
+    const menuRow = page.locator('.action-widget .monaco-list-row', { hasText: QUICK_FIX_TITLE }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.click(...Object.values(await centerOf(underline)));
+      await page.locator('.monaco-editor .lightBulbWidget').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page.keyboard.press('Control+.');
+      try {
+        await menuRow.waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
+    await shot('quick-fix-menu');
+    // The preferred fix comes first and has the focus; Enter applies it as a user would.
+    const focused = await page.locator('.action-widget .monaco-list-row.focused').first().innerText();
+    if (!QUICK_FIX_TITLE.test(focused)) throw new Error(`the focused quick fix is "${focused}", not the fence condition`);
+    await page.keyboard.press('Enter');
+
+    await until('the fix in the editor', async () => (await page.locator('.monaco-editor .view-lines').first().innerText()).includes(FIXED_CONDITION));
+    await shot('fixed-in-editor');
+    await page.keyboard.press('Control+S');
+    const onDisk = join(workspace, 'src', FILE);
+    const saved = await until('the fixed text on disk', async () => {
+      const text = readFileSync(onDisk, 'utf8');
+      return text === EXPECTED_FIXED ? text : undefined;
+    }).catch((error) => {
+      throw new Error(`${error.message}; on disk:\n${readFileSync(onDisk, 'utf8')}`);
+    });
+    await until('no fencelint problem left', async () =>
+      (await page.locator('#status\\.problems a').first().getAttribute('aria-label')) === 'No Problems' &&
+      (await page.locator('.markers-panel .monaco-list-row', { hasText: 'fencelint' }).count()) === 0 &&
+      (await squiggle(page).count()) === 0,
+    );
+    await shot('saved-clean');
+    return saved.split('\n').find((line) => line.includes('UPDATE'))?.trim();
+  },
+};
+
+const only = process.argv.slice(2);
+let failed = 0;
+for (const [name, scenario] of Object.entries(scenarios)) {
+  if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
+  const slug = name.replace(/^vscode: /, '').replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '').slice(0, 40);
+  const workspace = freshWorkspace(slug);
+  const started = Date.now();
+  let step = 0;
+  let opened;
+  try {
+    opened = await openWorkbench(workspace);
+    const shot = (what) => opened.page.screenshot({ path: join(ARTIFACTS, `vscode-${slug}-${String(++step).padStart(2, '0')}-${what}.png`) });
+    const detail = await scenario({ page: opened.page, shot, workspace });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`PASS ${name} (${seconds} s)${detail ? `: ${detail}` : ''}`);
+    appendFileSync(RESULTS, `pass\t${name}\t${seconds}\n`);
+  } catch (error) {
+    failed += 1;
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const reason = String(error?.message ?? error).split('\n')[0];
+    console.log(`FAIL ${name} (${seconds} s): ${reason}`);
+    appendFileSync(RESULTS, `fail\t${name}\t${seconds}\t${reason}\n`);
+    await opened?.page.screenshot({ path: join(ARTIFACTS, `vscode-${slug}-failure.png`) }).catch(() => {});
+  } finally {
+    await opened?.context.close().catch(() => {});
+  }
+}
+process.exitCode = failed > 0 ? 1 : 0;
