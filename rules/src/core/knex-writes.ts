@@ -17,7 +17,7 @@ export interface KnexWrite {
   node: TSESTree.CallExpression;
   kind: 'update' | 'delete' | 'upsert';
   table?: string;
-  /** Every link of the chain, outermost (the terminal) first. */
+  /** Every link of the chain, outermost first (links after the terminal included). */
   links: TSESTree.CallExpression[];
   /** The object given to `.update(obj)` / `.merge(obj)` / `.insert(obj)`. */
   values?: TSESTree.ObjectExpression;
@@ -52,6 +52,12 @@ export function readKnexWrite(call: TSESTree.CallExpression, receivers: Receiver
     current = linkObject(current);
   }
   if (!rootKnown || table === undefined) return undefined;
+  // Links after the terminal belong to the same query: `.merge().where(...)`, `.update(...).returning('*')`.
+  let outer: Node = call;
+  while (outer.parent?.type === AST_NODE_TYPES.MemberExpression && outer.parent.object === outer && outer.parent.parent?.type === AST_NODE_TYPES.CallExpression) {
+    outer = outer.parent.parent;
+    links.unshift(outer as TSESTree.CallExpression);
+  }
   const names = links.map((l) => calleeName(l));
   if (method === 'merge' && !(names.includes('onConflict') && names.includes('insert'))) return undefined;
   const kind = method === 'merge' ? 'upsert' : method === 'update' ? 'update' : 'delete';

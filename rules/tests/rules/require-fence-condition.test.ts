@@ -164,6 +164,19 @@ export async function save(authority: any, key: string, value: string) {
 }`,
     },
     {
+      name: 'knex upsert whose merge() is followed by a token where',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function save(authority: any, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await db('resource_state')
+    .insert({ resource_key: key, value, fence_token: fenceToken })
+    .onConflict('resource_key')
+    .merge()
+    .where('resource_state.fence_token', '<', fenceToken);
+}`,
+    },
+    {
       name: 'mysql2 with ? placeholders, fenced',
       code: `import mysql from 'mysql2/promise';
 const pool = mysql.createPool({});
