@@ -43,7 +43,15 @@ class SqlBuilder {
   readonly params = new Map<number, TSESTree.Node>();
   readonly dynamic: number[] = [];
 
-  constructor(public nextParam: number) {}
+  /**
+   * @param nextParam first `$n` for interpolations
+   * @param fallback write dynamic parts where a parameter cannot stand (after SET, INTO t, FROM, ...)
+   *   as the placeholder PostgreSQL accepts there, named `__dynamic_<n>`
+   */
+  constructor(
+    public nextParam: number,
+    readonly fallback = false,
+  ) {}
 
   addText(cooked: string, map: number[] | undefined, srcStart: number, srcEnd: number): void {
     this.segments.push({ start: this.text.length, end: this.text.length + cooked.length, map, srcStart, srcEnd });
@@ -54,8 +62,9 @@ class SqlBuilder {
     const n = this.nextParam++;
     this.params.set(n, node);
     if (dynamic) this.dynamic.push(n);
+    const text = dynamic && this.fallback ? placeholderFor(this.text, n) : `$${n}`;
     // Interpolation `${expr}`: its edges are the `${` before and the `}` after the expression.
-    this.addText(`$${n}`, undefined, node.range[0] - 2, node.range[1] + 1);
+    this.addText(text, undefined, node.range[0] - 2, node.range[1] + 1);
   }
 
   toSourceIndex(offset: number): number | undefined {
@@ -82,30 +91,57 @@ export function readSqlSource(node: TSESTree.Node, sourceCode: SourceCode, diale
 function read(node: TSESTree.Node, sourceCode: SourceCode, dialect: SqlDialect): SqlSource | undefined {
   const target = resolveConst(unwrapExpression(node), sourceCode, MAX_HOPS);
   if (!target) return undefined;
-  let builder: SqlBuilder;
-  let kind: SqlSource['kind'];
-  if (target.type === AST_NODE_TYPES.TaggedTemplateExpression) {
-    kind = 'tagged-template';
-    builder = new SqlBuilder(1);
-    if (!addTagged(builder, target, tagName(target.tag), sourceCode, 0)) return undefined;
-  } else {
-    kind = target.type === AST_NODE_TYPES.Literal ? 'literal' : target.type === AST_NODE_TYPES.TemplateLiteral ? 'template' : 'concat';
+  const tagged = target.type === AST_NODE_TYPES.TaggedTemplateExpression;
+  const kind: SqlSource['kind'] = tagged
+    ? 'tagged-template'
+    : target.type === AST_NODE_TYPES.Literal
+      ? 'literal'
+      : target.type === AST_NODE_TYPES.TemplateLiteral
+        ? 'template'
+        : 'concat';
+  const build = (fallback: boolean): SqlBuilder | undefined => {
     // Interpolations of a plain template become parameters numbered past any written placeholder.
-    builder = new SqlBuilder(firstFreeParam(target, dialect));
-    if (!addStatic(builder, target, sourceCode, MAX_HOPS)) return undefined;
+    const builder = new SqlBuilder(tagged ? 1 : firstFreeParam(target, dialect), fallback);
+    const ok = tagged ? addTagged(builder, target, tagName(target.tag), sourceCode, 0) : addStatic(builder, target, sourceCode, MAX_HOPS);
+    return ok ? builder : undefined;
+  };
+  let builder = build(false);
+  if (!builder) return undefined;
+  let analysis = analyzeSql(builder.text, dialect);
+  if (!analysis && builder.dynamic.length > 0) {
+    // `UPDATE ${sql(table)} SET ${sql(row, 'a')}`: retry with identifiers and assignments there.
+    builder = build(true)!;
+    analysis = analyzeSql(builder.text, dialect);
   }
-  const analysis = analyzeSql(builder.text, dialect);
   if (!analysis) return undefined;
+  const final = builder;
   return {
     analysis,
     kind,
-    dynamicParams: builder.dynamic,
-    paramNode: (n) => builder.params.get(n),
+    dynamicParams: final.dynamic,
+    paramNode: (n) => final.params.get(n),
     toSourceIndex(offset) {
       const built = analysis.toSourceOffset(offset);
-      return built === undefined ? undefined : builder.toSourceIndex(built);
+      return built === undefined ? undefined : final.toSourceIndex(built);
     },
   };
+}
+
+/**
+ * What a dynamic part most likely is, from the SQL before it: a relation after UPDATE/FROM/JOIN/
+ * INTO/TABLE/USING, an assignment list after SET, a column list with values after `INSERT INTO t`,
+ * a row after VALUES or IN; elsewhere a value (`$n`).
+ */
+function placeholderFor(before: string, n: number): string {
+  const words = before.trimEnd().split(/\s+/);
+  const last = (words.at(-1) ?? '').toUpperCase();
+  const previous = (words.at(-2) ?? '').toUpperCase();
+  const name = `"__dynamic_${n}"`;
+  if (last === 'SET') return `${name} = $${n}`;
+  if (previous === 'INTO' && last !== '') return `(${name}) VALUES ($${n})`;
+  if (['UPDATE', 'FROM', 'JOIN', 'INTO', 'TABLE', 'USING', 'ONLY'].includes(last)) return name;
+  if (last === 'VALUES' || last === 'IN') return `($${n})`;
+  return `$${n}`;
 }
 
 function unwrapExpression(node: TSESTree.Node): TSESTree.Node {

@@ -8,7 +8,6 @@ import type { TokenView } from './tokens.js';
 import type { SqlComparison, SqlValue } from './types.js';
 
 /** A libpg-query node as plain JSON: `{ Tag: body }`. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
 export interface TextContext {

@@ -174,8 +174,27 @@ describe('readSqlSource', () => {
     expect(text(s.paramNode(2), code)).toBe('id');
   });
 
-  it('gives nothing for a helper in a place a parameter cannot stand', () => {
-    const reads = readAll('await sql`INSERT INTO jobs ${sql(job, "id", "state")}`;');
+  it('reads helpers where a parameter cannot stand as relations, assignments and column lists', () => {
+    const code = 'await sql`update ${sql(table)} set ${sql(row, "state")} where id = ${id}`;';
+    const s = only(code);
+    expect(s.analysis.text).toBe('update "__dynamic_1" set "__dynamic_2" = $2 where id = $3');
+    expect(s.dynamicParams).toEqual([1, 2]);
+    expect(s.analysis.statements[0].conditions.map((c) => `${c.column}${c.op}${c.value.params}`)).toEqual(['id=3']);
+    expect(text(s.paramNode(2), code)).toBe('sql(row, "state")');
+
+    const insert = only('await sql`INSERT INTO jobs ${sql(job, "id", "state")} RETURNING id`;');
+    expect(insert.analysis.statements[0].kind).toBe('insert');
+    expect(insert.dynamicParams).toEqual([1]);
+  });
+
+  it('reads a computed relation name in a plain template', () => {
+    const s = only('await client.query(`UPDATE ${tableFor(kind)} SET v = $1 WHERE k = $2`, [v, k]);');
+    expect(s.analysis.statements[0].table).toBe('__dynamic_3');
+    expect(s.dynamicParams).toEqual([3]);
+  });
+
+  it('gives nothing when a helper is the whole statement', () => {
+    const reads = readAll('await sql`${sql.unsafe(text)}`;');
     expect(reads).toHaveLength(1);
     expect(reads[0].source).toBeUndefined();
   });
