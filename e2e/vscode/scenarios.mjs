@@ -134,7 +134,9 @@ const scenarios = {
     if (!QUICK_FIX_TITLE.test(focused)) throw new Error(`the focused quick fix is "${focused}", not the fence condition`);
     await page.keyboard.press('Enter');
 
-    await until('the fix in the editor', async () => (await page.locator('.monaco-editor .view-lines').first().innerText()).includes(FIXED_CONDITION));
+    // Word wrap (settings.json) keeps the long line on screen; join its wrapped pieces to search it.
+    const editorText = async () => (await page.locator('.monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ').replace(/\n/g, '');
+    await until('the fix in the editor', async () => (await editorText()).includes(FIXED_CONDITION));
     await shot('fixed-in-editor');
     await page.keyboard.press('Control+S');
     const onDisk = join(workspace, 'src', FILE);
