@@ -20,6 +20,7 @@ import {
   CUSTOM_ADVICE,
   CUSTOM_AUTHORITY_ACQUIRE,
   CUSTOM_CALLBACK_ACQUIRE,
+  GENERIC_RELEASE_METHOD,
   LOCK_RECEIVER_NAME,
   REDIS_SET_NX_ADVICE,
   type CallbackMethod,
@@ -53,8 +54,6 @@ export interface AcquireSite {
   /** For SET NX locks: the source text of the key, to match its release. */
   lockKeyText?: string;
 }
-
-const GENERIC_RELEASE = /^(?:release|unlock|releaseLock|releaseLease|free|revoke|end)$/;
 
 function isNxFlag(node: Node): boolean {
   const n = unwrap(node);
@@ -275,12 +274,12 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id'> & { start: number }
         (/^(?:del|unlink)$/i.test(method) && !!first && input.sourceText(first) === site.lockKeyText) ||
         (/^(?:eval|evalsha|evalSha|fcall)$/i.test(method) && call.arguments.some((a) => input.sourceText(a) === site.lockKeyText || (a.type === AST_NODE_TYPES.ObjectExpression && input.sourceText(a).includes(site.lockKeyText ?? '\u0000'))));
     } else if (objectKey !== undefined && objectKey === site.handleKey) {
-      isRelease = releaseNames.includes(method) || GENERIC_RELEASE.test(method);
+      isRelease = releaseNames.includes(method) || GENERIC_RELEASE_METHOD.test(method);
     } else if (objectKey !== undefined && objectKey === site.authorityKey) {
       const first = call.arguments[0];
       const argKey = first ? receiverKey(first) : undefined;
       isRelease =
-        ((model?.authorityRelease.includes(method) ?? false) || GENERIC_RELEASE.test(method)) &&
+        ((model?.authorityRelease.includes(method) ?? false) || GENERIC_RELEASE_METHOD.test(method)) &&
         (site.handleKey === undefined || argKey === site.handleKey || site.library === 'custom');
     }
     if (isRelease) found = call;

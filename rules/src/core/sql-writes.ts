@@ -6,6 +6,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, propertyKeyName, unwrap, type Node } from './ast.js';
+import { isLockTable } from './models/lock-tables.js';
 import { isTokenColumnName } from './models/token-names.js';
 import { readSqlSource, type SqlSource } from './sql/index.js';
 import type { SqlComparison, SqlStatementInfo } from './sql/types.js';
@@ -138,8 +139,6 @@ function calleeNameOfTag(tag: Node): string | undefined {
   return undefined;
 }
 
-/** Tables that hold locks or leases themselves: writes there are acquires, renewals and releases. */
-const LOCK_TABLE = /(?:^|_)(?:locks?|leases?|mutex(?:es)?|advisory_locks?|lock_holders?)$|^(?:locks?|leases?|distributed_locks?|lock_table)$/;
 /** Tables that issue tokens: `UPDATE fence_authority SET token = token + 1 RETURNING token`. */
 const AUTHORITY_TABLE = /(?:fenc|authorit|sequence|counter|generation|epoch|tokens?$)/;
 const OWNER_COLUMN = /^(?:lease|owner|holder|lock|lock_owner|locked_by|owned_by|worker)_?(?:id|owner|token|key)?$/;
@@ -163,7 +162,8 @@ export interface VerdictOptions {
 export function isProtectedWrite(statement: SqlStatementInfo): boolean {
   const { kind, table } = statement;
   if (!(kind === 'update' || kind === 'delete' || kind === 'merge' || (kind === 'insert' && statement.upsert))) return false;
-  if (table && LOCK_TABLE.test(table)) return false;
+  // Lock tables hold the locks themselves: writes there are acquires, renewals and releases.
+  if (isLockTable(table)) return false;
   // Issuing a token: the statement increments a token column in place.
   const increments = statement.assignments.some((a) => a.value.columns.includes(a.column) && /\+/.test(a.value.text));
   if (increments && ((table && AUTHORITY_TABLE.test(table)) || statement.assignments.some((a) => isTokenColumnName(a.column)))) return false;

@@ -130,6 +130,8 @@ export const CUSTOM_AUTHORITY_ACQUIRE = /^(?:acquire|tryAcquire|acquireLease|acq
 export const LOCK_RECEIVER_NAME = /(?:lock|lease|mutex|semaphore|redlock|authority|coordinator|fenc)/i;
 /** Callback-style acquire methods on an unknown lock service (last resort). */
 export const CUSTOM_CALLBACK_ACQUIRE = /^(?:using|withLock|withLease|runWithLock|runExclusive|runLocked|lockAndRun|doLocked|criticalSection)$/;
+/** Method names that release a lock on a handle or an authority of any library. */
+export const GENERIC_RELEASE_METHOD = /^(?:release|unlock|releaseLock|releaseLease|free|revoke|end)$/;
 export const CUSTOM_ADVICE = `return a fence token from the authority's acquire: ${DURABLE_COUNTER}`;
 
 /** In-process locks: they never expire under a running worker, so no late write exists. */

@@ -1,0 +1,32 @@
+/**
+ * Lock tables: SQL tables that hold locks or leases themselves (`job_locks`, `leases`).
+ * Writes there are acquires, renewals and releases, not protected writes; a release there
+ * must name its owner, lease or token, not only the lock's name. Data only, shared by the
+ * write sinks and the release rule.
+ */
+
+/** Tables that hold locks or leases themselves. */
+export const LOCK_TABLE = /(?:^|_)(?:locks?|leases?|mutex(?:es)?|advisory_locks?|lock_holders?)$|^(?:locks?|leases?|distributed_locks?|lock_table)$/;
+
+/**
+ * Columns that say which holder a lock row belongs to: an owner, a lease id, the lock's
+ * random value or its token. A release (or write) that compares one of them touches only its
+ * own holder's row. `lock_id`, `lock_key` and `lock_name` name the lock, not its holder.
+ */
+export const LOCK_HOLDER_COLUMN =
+  /^(?:owner|holder|locked_?by|owned_?by|acquired_?by|worker|instance|client|node|process|session|host(?:name)?)(?:_?(?:id|name|key|token|uuid))?$|^(?:lease|lock|fence|fencing)_?(?:id|token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^(?:token|nonce|secret|uuid|version|generation|epoch|lease|fence_token)$/i;
+
+/** Columns that say when a lock row expires: a predicate on them reaps expired rows. */
+export const LOCK_EXPIRY_COLUMN = /(?:expir|valid_?until|locked_?until|lease_?until|held_?until|deadline|heartbeat|ttl|timeout|renewed_?at)/i;
+
+/** Owner and lease columns a release should compare, when the file shows no others. */
+export const DEFAULT_OWNER_COLUMN = 'owner_id';
+export const DEFAULT_LEASE_COLUMN = 'lease_id';
+
+/** Lock-table columns that identify the owner (for a release suggestion), and the lease. */
+export const OWNER_COLUMN_NAME = /^(?:owner|holder|locked_?by|owned_?by|acquired_?by|worker)(?:_?(?:id|name))?$/i;
+export const LEASE_COLUMN_NAME = /^(?:lease_?id|lease|lock_?token|lock_?value|lease_?token)$/i;
+
+export function isLockTable(table: string | undefined): boolean {
+  return table !== undefined && LOCK_TABLE.test(table);
+}
