@@ -16,13 +16,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(output, status, workspaceLinter);
 
   const start = async (): Promise<void> => {
-    client = createLanguageClient(context, output);
+    client = createLanguageClient(context, output, (params) => status.fromPull(params));
     context.subscriptions.push(
       client.onDidChangeState(({ newState }) => {
         if (newState === State.Running) status.serverStarted();
         if (newState === State.Stopped) status.serverStopped('the language server stopped');
       }),
-      client.onNotification(StatusNotification, (params) => status.update(params)),
+      client.onNotification(StatusNotification, (params) => status.fromServer(params)),
     );
     try {
       await client.start();

@@ -7,7 +7,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { CONFIG_SECTION, type InitializationOptions } from './protocol';
+import { CONFIG_SECTION, type InitializationOptions, type StatusParams } from './protocol';
 
 /** The files the server lints; .mjs/.cjs carry the `javascript` language id, so match by name. */
 export const LINTED_FILES = '**/*.{ts,tsx,js,jsx,mjs,cjs}';
@@ -27,7 +27,15 @@ function skipPull(document: vscode.TextDocument, mode: DiagnosticPullMode): bool
   return false;
 }
 
-export function createLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+/**
+ * @param onPull reports each diagnostic pull as it starts and ends, in the shape of the
+ *   server's `fencelint/status`, so the status bar works with a server that does not send it.
+ */
+export function createLanguageClient(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+  onPull: (status: StatusParams) => void,
+): LanguageClient {
   // The server bundle ships beside the client bundle; see scripts/build.mjs.
   const module = context.asAbsolutePath('dist/server.mjs');
   const serverOptions: ServerOptions = {
@@ -47,6 +55,22 @@ export function createLanguageClient(context: vscode.ExtensionContext, output: v
       fileEvents: vscode.workspace.createFileSystemWatcher('**/eslint.config.{js,mjs,cjs,ts,mts,cts}'),
     },
     diagnosticPullOptions: { onChange: true, onSave: true, filter: skipPull },
+    middleware: {
+      async provideDiagnostics(document, previousResultId, token, next) {
+        const uri = (document instanceof vscode.Uri ? document : document.uri).toString();
+        const started = performance.now();
+        onPull({ state: 'linting', uri });
+        try {
+          const report = await next(document, previousResultId, token);
+          onPull({ state: 'idle', uri, durationMs: performance.now() - started });
+          return report;
+        } catch (error) {
+          // A cancelled pull was overtaken by a newer edit; the next pull reports.
+          if (!token.isCancellationRequested) onPull({ state: 'error', uri, message: String(error) });
+          throw error;
+        }
+      },
+    },
   };
   return new LanguageClient('fencelint', 'fencelint', serverOptions, clientOptions);
 }

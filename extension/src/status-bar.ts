@@ -25,8 +25,21 @@ export class FencelintStatusBar implements vscode.Disposable {
     this.item.show();
   }
 
+  /** Once the server sends `fencelint/status` it is the only source: it also sees push-mode lints and contained errors. */
+  private serverReportsStatus = false;
+
   /** Applies a `fencelint/status` notification from the server. */
-  update(params: StatusParams): void {
+  fromServer(params: StatusParams): void {
+    this.serverReportsStatus = true;
+    this.update(params);
+  }
+
+  /** Applies the client's own view of a diagnostic pull, unless the server reports status itself. */
+  fromPull(params: StatusParams): void {
+    if (!this.serverReportsStatus) this.update(params);
+  }
+
+  private update(params: StatusParams): void {
     const file = vscode.Uri.parse(params.uri).path.split('/').pop() ?? params.uri;
     if (params.state === 'idle' && params.durationMs !== undefined) {
       this.lastLint = { file, durationMs: params.durationMs, at: new Date() };
