@@ -44,6 +44,8 @@ export interface FileAnalysis {
   sqlCalls: Array<{ call: SqlCall; acquire: AcquireSite }>;
   /** Every call expression of the file, in source order. */
   calls: TSESTree.CallExpression[];
+  /** Every tagged template of the file (postgres.js `sql` queries among them), in source order. */
+  taggedTemplates: TSESTree.TaggedTemplateExpression[];
   tracer: TokenTracer;
   functions: FunctionIndex;
   receivers: ReceiverTable;
@@ -83,7 +85,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
 
   const empty = (): FileAnalysis => {
     const tracer = new TokenTracer(sourceCode, functions, []);
-    return { acquires: [], writes: [], sqlCalls: [], calls, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined };
+    return { acquires: [], writes: [], sqlCalls: [], calls, taggedTemplates: tagged, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined };
   };
   if (!LOCK_HINT.test(sourceCode.text)) return empty();
 
@@ -195,7 +197,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
     const guarded = verdicts.every((v) => v.tokenCompared) || lockedByEarlierSelect(node, statements, sqlCalls);
     writes.push({ sink: 'sql', node, acquire, call, verdicts, fenced: guarded && verdicts.every((v) => v.tokenStored || !v.tokenCompared) });
   }
-  return { acquires, writes, sqlCalls, calls, tracer, functions, receivers, tokenColumn, sectionOf };
+  return { acquires, writes, sqlCalls, calls, taggedTemplates: tagged, tracer, functions, receivers, tokenColumn, sectionOf };
 }
 
 /**
