@@ -34,6 +34,10 @@ export interface StatementInternals {
 export const statementInternals = new WeakMap<SqlStatementInfo, StatementInternals>();
 
 const CACHE_SIZE = 400;
+/** Longer texts are analyzed every time rather than pinned in memory by the cache. */
+const CACHE_MAX_TEXT = 100_000;
+/** Beyond this, SQL is generated data, not a statement someone wrote: not analyzed. */
+const MAX_TEXT = 4_000_000;
 const cache = new Map<string, SqlAnalysis | null>();
 
 /**
@@ -42,7 +46,7 @@ const cache = new Map<string, SqlAnalysis | null>();
  * Results are cached by text and shared: do not mutate them.
  */
 export function analyzeSql(text: string, dialect: SqlDialect = 'postgres'): SqlAnalysis | undefined {
-  if (!isSqlParserLoaded() || typeof text !== 'string') return undefined;
+  if (!isSqlParserLoaded() || typeof text !== 'string' || text.length > MAX_TEXT) return undefined;
   const key = `${dialect}\u0000${text}`;
   const hit = cache.get(key);
   if (hit !== undefined) {
@@ -56,6 +60,7 @@ export function analyzeSql(text: string, dialect: SqlDialect = 'postgres'): SqlA
   } catch {
     result = undefined; // e.g. a statement nested too deeply for the walk
   }
+  if (text.length > CACHE_MAX_TEXT) return result;
   cache.set(key, result ?? null);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return result;

@@ -337,6 +337,10 @@ describe('bad input', () => {
     expect(assigned(s)).toEqual({ k: [1, 2, 3], n: [] });
   });
 
+  it('does not analyze generated text over 4 MB', () => {
+    expect(analyzeSql(`SELECT 1${' '.repeat(4_000_001)}`)).toBeUndefined();
+  });
+
   it('returns undefined, without throwing, for nesting beyond the parser', () => {
     expect(analyzeSql(`SELECT ${'('.repeat(100_000)}1${')'.repeat(100_000)}`)).toBeUndefined();
     expect(() => analyzeSql(`SELECT ${Array.from({ length: 200_000 }, () => '1').join('+')}`)).not.toThrow();
