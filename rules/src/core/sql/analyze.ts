@@ -3,7 +3,7 @@
  * writes, under which condition, with which values, plus the offsets a suggestion needs.
  */
 import { byteToIndex, isSqlParserLoaded, parseSql } from './parser.js';
-import { identityNormalization, normalizeMysql, type NormalizedSql } from './normalize.js';
+import { blankMysqlWriteLimit, identityNormalization, normalizeMysql, type NormalizedSql } from './normalize.js';
 import { TokenView } from './tokens.js';
 import {
   Scope,
@@ -70,10 +70,19 @@ function analyzeUncached(source: string, dialect: SqlDialect): SqlAnalysis | und
   if (source.trim() === '') return undefined;
   const normalized = dialect === 'mysql' ? normalizeMysql(source) : identityNormalization(source);
   const text = normalized.text;
-  const parsed = parseSql(text);
+  let parsedText = text;
+  let parsed = parseSql(text);
+  if (!parsed && dialect === 'mysql') {
+    // MySQL's `UPDATE/DELETE ... ORDER BY ... LIMIT n`: parse without the tail, offsets unchanged.
+    const blanked = blankMysqlWriteLimit(text);
+    if (blanked) {
+      parsedText = blanked;
+      parsed = parseSql(blanked);
+    }
+  }
   if (!parsed?.stmts?.length) return undefined;
-  const view = new TokenView(text);
-  const ctx: TextContext = { view, toIndex: byteToIndex(text) };
+  const view = new TokenView(parsedText);
+  const ctx: TextContext = { view, toIndex: byteToIndex(parsedText) };
   const statements: SqlStatementInfo[] = [];
   const nested: SqlStatementInfo[] = [];
   for (const raw of parsed.stmts) {

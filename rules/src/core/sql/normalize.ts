@@ -5,6 +5,8 @@
  * become PostgreSQL strings, and `#` comments become `--` comments.
  */
 
+import { scanSql } from './parser.js';
+
 export interface NormalizedSql {
   text: string;
   paramNames: Record<string, number>;
@@ -169,4 +171,29 @@ function doubleQuotedBody(body: string): string {
 function lineEnd(s: string, i: number): number {
   const nl = s.indexOf('\n', i);
   return nl < 0 ? s.length : nl;
+}
+
+/**
+ * For a single MySQL `UPDATE`/`DELETE` ending in `[ORDER BY ...] LIMIT n`, the same text with that
+ * tail replaced by spaces (so every offset stays valid); undefined for anything else.
+ */
+export function blankMysqlWriteLimit(text: string): string | undefined {
+  const tokens = scanSql(text);
+  if (tokens.length === 0 || (tokens[0].text !== 'UPDATE' && tokens[0].text !== 'DELETE')) return undefined;
+  let end = tokens.length;
+  if (tokens[end - 1].text === ';') end--;
+  let depth = 0;
+  let tail: number | undefined;
+  for (let k = 0; k < end; k++) {
+    const t = tokens[k];
+    if (t.text === '(') depth++;
+    else if (t.text === ')') depth--;
+    else if (t.text === ';') return undefined; // several statements
+    else if (depth === 0 && t.keyword && (t.text === 'ORDER' || t.text === 'LIMIT') && tail === undefined) tail = k;
+  }
+  const limit = tokens[end - 2];
+  if (tail === undefined || limit?.text !== 'LIMIT' || !/^(\d+|\$\d+)$/.test(tokens[end - 1].text)) return undefined;
+  const from = tokens[tail].start;
+  const to = tokens[end - 1].end;
+  return text.slice(0, from) + text.slice(from, to).replace(/[^\n]/g, ' ') + text.slice(to);
 }

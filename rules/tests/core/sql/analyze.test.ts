@@ -378,6 +378,17 @@ describe('mysql dialect', () => {
     expect(a.statements[0].assignments.map((x) => x.column)).toEqual(['note', 'msg']);
   });
 
+  it('reads MySQL UPDATE/DELETE with ORDER BY ... LIMIT, keeping the text and offsets', () => {
+    const sql = 'UPDATE jobs SET state = ? WHERE queue = ? AND fence_token < ? ORDER BY id LIMIT 1';
+    const a = analyze(sql, 'mysql');
+    expect(a.text).toBe('UPDATE jobs SET state = $1 WHERE queue = $2 AND fence_token < $3 ORDER BY id LIMIT 1');
+    const s = a.statements[0];
+    expect(conds(s)).toEqual(['queue = [2]', 'fence_token < [3]']);
+    expect(a.text.slice(s.edit.whereRange!.start, s.edit.whereRange!.end)).toBe('queue = $2 AND fence_token < $3');
+    expect(conds(first('DELETE FROM jobs WHERE done = 1 LIMIT ?;', 'mysql'))).toEqual(['done = []']);
+    expect(analyzeSql('UPDATE t SET v = ? LIMIT 1; UPDATE u SET v = ? LIMIT 1', 'mysql')).toBeUndefined();
+  });
+
   it('returns undefined for MySQL-only syntax', () => {
     expect(analyzeSql('INSERT INTO t (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)', 'mysql')).toBeUndefined();
     expect(analyzeSql('REPLACE INTO t (k, v) VALUES (?, ?)', 'mysql')).toBeUndefined();

@@ -139,6 +139,12 @@ describe('planFenceEdit', () => {
     expect(values).toEqual(['v', 'TOKEN', 'key', 'TOKEN']);
   });
 
+  it('puts the mysql condition before ORDER BY ... LIMIT', () => {
+    expect(fenced('UPDATE jobs SET state = ? WHERE queue = ? ORDER BY id LIMIT 1', { tokenPlaceholder: '?' }, 'mysql')).toBe(
+      'UPDATE jobs SET state = ?, fence_token = ? WHERE queue = ? AND fence_token < ? ORDER BY id LIMIT 1',
+    );
+  });
+
   it('gives one edit with two placeholders when SET and WHERE meet', () => {
     const analysis = analyzeSql('UPDATE t SET v = ?', 'mysql')!;
     const edits = planFenceEdit(analysis, analysis.statements[0], { column: 'fence_token', tokenPlaceholder: '?', compare: true, store: true });
