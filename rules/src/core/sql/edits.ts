@@ -30,7 +30,8 @@ export function planFenceEdit(analysis: SqlAnalysis, stmt: SqlStatementInfo, opt
     else planned.push({ offset, deleteCount: 0, insert });
   };
 
-  const alreadyStored = stmt.assignments.some((a) => a.column === column.toLowerCase());
+  const bare = column.replace(/"/g, '').toLowerCase();
+  const alreadyStored = stmt.assignments.some((a) => a.column === bare);
   if (opts.store && !alreadyStored && edit.setListEnd !== undefined) {
     add(edit.setListEnd, `${listSeparator(text, tokens, view.indexAt(edit.setListEnd - 1))}${column} = ${opts.tokenPlaceholder}`);
   }

@@ -274,16 +274,16 @@ function calleeRoot(node: TSESTree.Node): string | undefined {
 }
 
 function addQuasi(builder: SqlBuilder, quasi: TSESTree.TemplateElement, sourceCode: SourceCode): void {
-  const raw = quasi.value.raw;
-  const cooked = quasi.value.cooked ?? raw;
-  // Parsers disagree on whether a quasi's range includes its `\`` / `}` and `${` delimiters.
-  let start = quasi.range[0];
-  const delimiter = sourceCode.text[start];
-  // An empty quasi matches anywhere, so look at the delimiter itself as well.
-  if ((delimiter === '`' || delimiter === '}') && sourceCode.text.slice(start + 1, start + 1 + raw.length) === raw) start += 1;
-  else if (sourceCode.text.slice(start, start + raw.length) !== raw) start += 1;
-  const decoded = decodeEscapes(raw, start);
-  builder.addText(cooked, decoded.cooked === cooked ? decoded.map : undefined, start, start + raw.length);
+  const cooked = quasi.value.cooked ?? quasi.value.raw;
+  // The quasi's text as it is in the file (CRLF kept), between `\`` or `}` and `${` or `\``.
+  // Parsers disagree on whether a quasi's range includes those delimiters.
+  const text = sourceCode.text;
+  let [start, end] = quasi.range;
+  if (text[start] === '`' || text[start] === '}') start += 1;
+  if (text.startsWith('${', end - 2) && !text.startsWith('${', end)) end -= 2;
+  else if (text[end - 1] === '`' && text[end] !== '`') end -= 1;
+  const decoded = decodeEscapes(text.slice(start, end), start);
+  builder.addText(cooked, decoded.cooked === cooked ? decoded.map : undefined, start, end);
 }
 
 /** The smallest `$n` not written in a plain template's text (or past its `?` / `:name` for mysql). */
@@ -318,6 +318,12 @@ export function decodeEscapes(raw: string, rawStart: number): { cooked: string; 
   };
   for (let i = 0; i < raw.length; ) {
     const c = raw[i];
+    if (c === '\r') {
+      // Template text reads CRLF and CR as LF.
+      push('\n', i);
+      i += raw[i + 1] === '\n' ? 2 : 1;
+      continue;
+    }
     if (c !== '\\') {
       push(c, i);
       i++;

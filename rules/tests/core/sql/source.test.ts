@@ -122,6 +122,16 @@ describe('readSqlSource', () => {
     );
   });
 
+  it('maps offsets in a template of a file with CRLF line endings', () => {
+    const code = 'await pool.query(`\r\nUPDATE resource_state\r\nSET value = $1\r\nWHERE resource_key = $2\r\n`, [v, k]);\r\n';
+    const s = only(code);
+    expect(s.analysis.text).toBe('\nUPDATE resource_state\nSET value = $1\nWHERE resource_key = $2\n');
+    expect(s.toSourceIndex(s.analysis.text.indexOf('WHERE'))).toBe(code.indexOf('WHERE'));
+    expect(fixFile(code, s, '$3')).toBe(
+      'await pool.query(`\r\nUPDATE resource_state\r\nSET value = $1, fence_token = $3\r\nWHERE resource_key = $2\n  AND fence_token < $3\r\n`, [v, k]);\r\n',
+    );
+  });
+
   it('inlines constant interpolations and makes other interpolations parameters', () => {
     const code = [
       "const TABLE = 'resource_state';",
