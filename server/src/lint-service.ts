@@ -46,9 +46,18 @@ export function lintFilename(document: Pick<TextDocument, 'uri' | 'languageId'>)
   return ext ? path.join(path.parse(process.cwd()).root, `untitled${ext}`) : undefined;
 }
 
+/** `fencelint/status`: lets a client show idle / linting / error and the last lint time. */
+export interface LintStatus {
+  state: 'idle' | 'linting' | 'error';
+  uri: string;
+  durationMs?: number;
+  message?: string;
+}
+
 export interface LintServiceOptions {
   trusted: boolean;
   workspaceFolders: () => string[];
+  onStatus: (status: LintStatus) => void;
 }
 
 /**
@@ -136,7 +145,16 @@ export class LintService {
       uri: document.uri, version: document.version, text, filename, settings, config, messages: [], diagnostics: [], analysis: undefined,
     };
     if (settings.enable) {
+      this.options.onStatus({ state: 'linting', uri: document.uri });
+      const started = performance.now();
       const outcome = this.engine.lint(text, filename, config);
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      if (outcome.status === 'failed') {
+        const reason = outcome.error.split('\n')[0];
+        this.options.onStatus({ state: 'error', uri: document.uri, message: `linting failed: ${reason}` });
+      } else {
+        this.options.onStatus({ state: 'idle', uri: document.uri, durationMs });
+      }
       switch (outcome.status) {
         case 'linted':
           result.messages = outcome.messages;

@@ -24,6 +24,8 @@ import { SettingsStore } from './settings-store.js';
 import { WorkspaceConfigLoader } from './workspace-config.js';
 
 export const SERVER_NAME = 'fencelint-language-server';
+/** Server -> client notification with a `LintStatus` (see lint-service.ts and the README). */
+export const STATUS_NOTIFICATION = 'fencelint/status';
 export const SERVER_VERSION = '0.1.0';
 
 /** What a client may send as `initializationOptions`. */
@@ -82,6 +84,7 @@ export function startServer(connection: Connection): void {
       return new LintService(plugins, new LintEngine(collector), settingsStore, new WorkspaceConfigLoader(log), log, {
         trusted: options.trusted === true,
         workspaceFolders: () => workspaceFolders,
+        onStatus: (status) => void connection.sendNotification(STATUS_NOTIFICATION, status),
       }, collector);
     };
     const serviceReady = initService().then((s) => (service = s));
@@ -136,6 +139,12 @@ export function startServer(connection: Connection): void {
     relintAll();
   });
 
+  // eslint.config.* changed on disk: the workspace's fencelint options may differ now.
+  connection.onDidChangeWatchedFiles(() => {
+    service?.invalidate();
+    relintAll();
+  });
+
   documents.onDidOpen((event) => {
     if (!pullDiagnostics) scheduler?.schedule(event.document.uri);
   });
@@ -147,20 +156,26 @@ export function startServer(connection: Connection): void {
     if (settings?.run === 'onType') scheduler?.schedule(event.document.uri);
   });
 
+  /** Per document, the version last saved: with `run: onSave`, the version a report must reach. */
+  const savedVersions = new Map<string, number>();
+
   documents.onDidSave(async (event) => {
+    const uri = event.document.uri;
+    savedVersions.set(uri, event.document.version);
     const s = await serviceUntilReady;
-    const settings = await s?.settingsFor(event.document.uri);
+    const settings = await s?.settingsFor(uri);
     if (settings?.run !== 'onSave') return;
     if (pullDiagnostics) {
-      await s?.lint(() => documents.get(event.document.uri));
+      // The client pulls after a save; clients that pull only on change learn of it here.
       if (canRefreshPull) void connection.languages.diagnostics.refresh();
     } else {
-      scheduler?.schedule(event.document.uri);
+      scheduler?.schedule(uri);
     }
   });
 
   documents.onDidClose((event) => {
     service?.forget(event.document.uri);
+    savedVersions.delete(event.document.uri);
     settingsStoreRef?.forget(event.document.uri);
     if (!pullDiagnostics) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
@@ -172,8 +187,9 @@ export function startServer(connection: Connection): void {
     if (token.isCancellationRequested || !s || !documents.get(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     const settings = await s.settingsFor(uri);
     const previous = s.cached(uri);
-    // onSave: between saves, keep answering with the last saved lint.
-    const result = settings.run === 'onSave' && previous ? previous : await s.lint(() => documents.get(uri));
+    // onSave: between saves, keep answering with the lint of the last save (or of the open).
+    const keep = settings.run === 'onSave' && previous && previous.version >= (savedVersions.get(uri) ?? 0);
+    const result = keep ? previous : await s.lint(() => documents.get(uri));
     if (!result) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     const resultId = `${result.version}:${result.messages.length}:${result.diagnostics.map((d) => d.range.start.line).join(',')}`;
     if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
