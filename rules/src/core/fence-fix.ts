@@ -7,7 +7,8 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleFix, RuleFixer, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { propertyKeyName, unwrap } from './ast.js';
-import type { KnexWriteSite, SqlWriteSite } from './file-analysis.js';
+import type { KnexWriteSite, ObjectWriteSite, SqlWriteSite } from './file-analysis.js';
+import { camel } from './object-writes.js';
 import { planFenceEdit } from './sql/index.js';
 
 export type FixBuilder = (fixer: RuleFixer) => RuleFix[];
@@ -152,4 +153,22 @@ function appendProperty(object: TSESTree.ObjectExpression, text: string, sourceC
     return { range: [before.range[1], before.range[1]], text: multiline ? `\n${indent}${text},` : ` ${text},` };
   }
   return { range: [last.range[1], last.range[1]], text: multiline ? `,\n${indent}${text}` : `, ${text}` };
+}
+
+/** Prisma and MongoDB filters: add `{ <key>: { lt|$lt: token } }` and store the token with the values. */
+export function objectFenceFix(site: ObjectWriteSite, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
+  const { write, verdict } = site;
+  if (write.api !== 'prisma' && write.api !== 'mongodb') return undefined;
+  if (!write.filter) return undefined;
+  const snakeStyle = write.filter.properties.some((p) => p.type === AST_NODE_TYPES.Property && /^[a-z][a-z0-9]*_[a-z]/.test(propertyKeyName(p) ?? ''));
+  const key = verdict.column ?? (snakeStyle ? column : camel(column));
+  const op = write.api === 'prisma' ? 'lt' : '$lt';
+  const edits: Edit[] = [];
+  if (!verdict.tokenCompared) edits.push(appendProperty(write.filter, `${key}: { ${op}: ${token} }`, sourceCode));
+  if (write.kind !== 'delete') {
+    if (!write.values) return undefined;
+    const stores = write.values.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === key);
+    if (!stores) edits.push(appendProperty(write.values, key === token ? key : `${key}: ${token}`, sourceCode));
+  }
+  return edits.length > 0 ? toFixes(edits) : undefined;
 }

@@ -10,6 +10,7 @@ import { findAcquires, type AcquireSite } from './acquires.js';
 import { FunctionIndex } from './functions.js';
 import { recordImport, type ImportTable } from './imports.js';
 import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './knex-writes.js';
+import { judgeObjectWrite, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './object-writes.js';
 import { ReceiverTable, receiverKey } from './receivers.js';
 import { lockModels, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sql-writes.js';
@@ -34,7 +35,16 @@ export interface KnexWriteSite {
   fenced: boolean;
 }
 
-export type WriteSite = SqlWriteSite | KnexWriteSite;
+export interface ObjectWriteSite {
+  sink: 'object';
+  node: TSESTree.CallExpression | TSESTree.NewExpression;
+  acquire: AcquireSite;
+  write: ObjectWrite;
+  verdict: ObjectVerdict;
+  fenced: boolean;
+}
+
+export type WriteSite = SqlWriteSite | KnexWriteSite | ObjectWriteSite;
 
 export interface FileAnalysis {
   acquires: AcquireSite[];
@@ -81,6 +91,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
   const tokenColumn = tokenColumnSetting(settings);
   const calls: TSESTree.CallExpression[] = [];
   const tagged: TSESTree.TaggedTemplateExpression[] = [];
+  const constructed: TSESTree.NewExpression[] = [];
   const membersRead = new Map<string, Set<string>>();
 
   const empty = (): FileAnalysis => {
@@ -125,6 +136,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
         break;
       case AST_NODE_TYPES.TaggedTemplateExpression:
         tagged.push(node);
+        break;
+      case AST_NODE_TYPES.NewExpression:
+        constructed.push(node);
         break;
       case AST_NODE_TYPES.MemberExpression: {
         const key = receiverKey(node.object);
@@ -176,7 +190,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
   const writes: WriteSite[] = [];
   const sqlCalls: FileAnalysis['sqlCalls'] = [];
 
-  const candidates: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression> = [...calls, ...tagged].sort((a, b) => a.range[0] - b.range[0]);
+  const candidates: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression> = [...calls, ...tagged, ...constructed].sort(
+    (a, b) => a.range[0] - b.range[0],
+  );
   for (const node of candidates) {
     const acquire = sectionOf(node);
     if (!acquire) continue;
@@ -187,6 +203,15 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
         writes.push({ sink: 'knex', node, acquire, write: knex, verdict, fenced: verdict.tokenCompared && verdict.tokenStored });
         continue;
       }
+    }
+    if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
+      const write = readObjectWrite(node);
+      if (write) {
+        const verdict = judgeObjectWrite(write, tokenColumn, isTokenValue);
+        writes.push({ sink: 'object', node, acquire, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored });
+        continue;
+      }
+      if (node.type === AST_NODE_TYPES.NewExpression) continue;
     }
     const call = readSqlCall(node, sourceCode);
     if (!call) continue;

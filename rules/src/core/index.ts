@@ -1,7 +1,7 @@
 /** The analysis core, shared by the rules, the language server and the runtime checker. */
 export * from './sql/index.js';
 export { getFileAnalysis, analyzeFile } from './file-analysis.js';
-export type { FileAnalysis, WriteSite, SqlWriteSite, KnexWriteSite } from './file-analysis.js';
+export type { FileAnalysis, WriteSite, SqlWriteSite, KnexWriteSite, ObjectWriteSite } from './file-analysis.js';
 export type { AcquireSite } from './acquires.js';
 export { isRedisSetNx } from './acquires.js';
 export { LOCK_MODELS } from './models/locks.js';

@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { getFileAnalysis, type WriteSite } from '../core/file-analysis.js';
-import { knexFenceFix, sqlFenceFix } from '../core/fence-fix.js';
+import { camel } from '../core/object-writes.js';
+import { knexFenceFix, objectFenceFix, sqlFenceFix } from '../core/fence-fix.js';
 import { createRule } from '../util/create-rule.js';
 
 export type Options = [{ tokenColumn?: string }];
@@ -17,6 +18,26 @@ function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
     }
   }
   return undefined;
+}
+
+/** The fence in the write's own vocabulary: SQL, a knex link or an object filter. */
+function exampleFor(write: WriteSite, column: string): string {
+  if (write.sink === 'sql') return `AND ${column} < $n … SET ${column} = $n`;
+  if (write.sink === 'knex') return `.where('${column}', '<', token)`;
+  switch (write.write.api) {
+    case 'prisma':
+      return `where: { ${camel(column)}: { lt: token } }, data: { ${camel(column)}: token }`;
+    case 'mongodb':
+      return `{ ${column}: { $lt: token } } in the filter and in $set`;
+    case 'sequelize':
+      return `where: { ${camel(column)}: { [Op.lt]: token } }`;
+    case 'typeorm':
+      return `{ ${camel(column)}: LessThan(token) } in the criteria`;
+    case 'dynamodb':
+      return `ConditionExpression: '${column} < :token'`;
+    default:
+      return `.where('${column}', '<', token)`;
+  }
 }
 
 function reportLoc(node: WriteSite['node']): TSESTree.SourceLocation {
@@ -69,15 +90,22 @@ export default createRule<Options, MessageIds>({
           const { acquire } = write;
           const token = analysis.tracer.tokenInScope(write.node, acquire);
           const compared = write.sink === 'sql' ? write.verdicts.every((v) => v.tokenCompared) : write.verdict.tokenCompared;
-          const fix = token === undefined ? undefined : write.sink === 'sql' ? sqlFenceFix(write, token, column, context.sourceCode) : knexFenceFix(write, token, column, context.sourceCode);
+          const fix =
+            token === undefined
+              ? undefined
+              : write.sink === 'sql'
+                ? sqlFenceFix(write, token, column, context.sourceCode)
+                : write.sink === 'knex'
+                  ? knexFenceFix(write, token, column, context.sourceCode)
+                  : objectFenceFix(write, token, column, context.sourceCode);
           const storedColumn = write.sink === 'sql' ? write.verdicts.find((v) => v.tokenCompared && !v.tokenStored)?.column : write.verdict.column;
-          const example = write.sink === 'knex' ? `.where('${column}', '<', token)` : `AND ${column} < $n … SET ${column} = $n`;
+          const example = exampleFor(write, column);
           const data = {
             acquire: context.sourceCode.getText(acquire.node.callee).replace(/\s+/g, ''),
             line: acquire.node.loc.start.line,
             example,
             advice: acquire.advice,
-            column: storedColumn ?? column,
+            column: storedColumn ?? (write.sink === 'object' ? camel(column) : column),
             token: token ?? '',
           };
           const messageId: MessageIds = compared ? 'tokenNotStored' : token === undefined ? 'missingFenceNoToken' : 'missingFence';

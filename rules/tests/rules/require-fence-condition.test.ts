@@ -287,6 +287,49 @@ export async function save(key: string, value: string) {
   await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value ?? entry, key]);
 }`,
     },
+    {
+      name: "Prisma updateMany with { lt } on the token and the token in data",
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function save(authority: LeaseAuthority, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  const { count } = await prisma.resourceState.updateMany({
+    where: { resourceKey: key, fenceToken: { lt: fenceToken } },
+    data: { value, fenceToken },
+  });
+}`,
+    },
+    {
+      name: "MongoDB filter with $lt on the token and the token in $set",
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function save(db: any, key: string, value: string, fenceToken: number) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const res = await db.collection('resources').updateOne({ _id: key, fenceToken: { $lt: fenceToken } }, { $set: { value, fenceToken } });
+  } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: "DynamoDB ConditionExpression comparing the token attribute",
+      code: `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+export async function save(ddb: any, locks: any, key: string, value: string) {
+  const lease = await locks.acquireLock(key);
+  await ddb.send(new UpdateCommand({ TableName: 'resources', Key: { pk: key }, UpdateExpression: 'SET #v = :v, fence_token = :t', ConditionExpression: 'fence_token < :t', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':v': value, ':t': lease.fenceToken } }));
+}`,
+    },
+    {
+      name: "Kysely and Drizzle writes with a token comparison in their where",
+      code: `import Redlock from 'redlock';
+import { and, eq, lt } from 'drizzle-orm';
+const redlock = new Redlock([]);
+export async function save(db: any, t: any, key: string, value: string, fenceToken: number) {
+  await redlock.using([key], 5000, async () => {
+    await db.updateTable('resource_state').set({ value, fence_token: fenceToken }).where('resource_key', '=', key).where('fence_token', '<', fenceToken).execute();
+    await db.update(t).set({ value, fenceToken }).where(and(eq(t.resourceKey, key), lt(t.fenceToken, fenceToken)));
+  });
+}`,
+    },
   ],
   invalid: [
     {
@@ -792,6 +835,118 @@ export async function save(authority: any, key: string, value: string) {
 }`,
             },
           ] },
+      ],
+    },
+    {
+      name: "Prisma update without a token in its where: the suggestion adds { lt } and stores the token",
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function save(authority: LeaseAuthority, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await prisma.resourceState.update({
+    where: { resourceKey: key },
+    data: { value },
+  });
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 5,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function save(authority: LeaseAuthority, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await prisma.resourceState.update({
+    where: { resourceKey: key, fenceToken: { lt: fenceToken } },
+    data: { value, fenceToken },
+  });
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: "MongoDB updateOne under redlock: the suggestion extends the filter and $set",
+      code: `import { MongoClient } from 'mongodb';
+import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function save(db: any, key: string, value: string, fenceToken: number) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    await db.collection('resources').updateOne({ _id: key }, { $set: { value } });
+  } finally { await lock.release(); }
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 7,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import { MongoClient } from 'mongodb';
+import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function save(db: any, key: string, value: string, fenceToken: number) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    await db.collection('resources').updateOne({ _id: key, fenceToken: { $lt: fenceToken } }, { $set: { value, fenceToken } });
+  } finally { await lock.release(); }
+}`,
+            },
+          ] },
+      ],
+    },
+    {
+      name: "DynamoDB UpdateCommand without a ConditionExpression",
+      code: `import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+export async function save(ddb: any, locks: any, key: string, value: string) {
+  const lease = await locks.acquireLock(key);
+  await ddb.send(new UpdateCommand({ TableName: 'resources', Key: { pk: key }, UpdateExpression: 'SET #v = :v', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':v': value } }));
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 4, suggestions: [] },
+      ],
+    },
+    {
+      name: "TypeORM repository and Sequelize model updates",
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function save(repo: any, Resource: any, key: string, value: string) {
+  const lock = await redlock.acquire([key], 5000);
+  await repo.update({ key }, { value });
+  await Resource.update({ value }, { where: { key } });
+  await lock.release();
+}
+`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 5, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 6, suggestions: [] },
+      ],
+    },
+    {
+      name: "Kysely updateTable without a token where",
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function save(db: any, key: string, value: string, fenceToken: number) {
+  await redlock.using([key], 5000, async () => {
+    await db.updateTable('resource_state').set({ value }).where('resource_key', '=', key).execute();
+  });
+}`,
+      errors: [
+        { messageId: 'missingFence', line: 5, suggestions: [] },
+      ],
+    },
+    {
+      name: "Drizzle update without a token comparison",
+      code: `import Redlock from 'redlock';
+import { eq } from 'drizzle-orm';
+const redlock = new Redlock([]);
+export async function save(db: any, t: any, key: string, value: string) {
+  await redlock.using([key], 5000, async () => {
+    await db.update(t).set({ value }).where(eq(t.resourceKey, key));
+  });
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 6, suggestions: [] },
       ],
     },
   ],
