@@ -130,6 +130,19 @@ export const CUSTOM_AUTHORITY_ACQUIRE = /^(?:acquire|tryAcquire|acquireLease|acq
 export const LOCK_RECEIVER_NAME = /(?:lock|lease|mutex|semaphore|redlock|authority|coordinator|fenc)/i;
 /** Callback-style acquire methods on an unknown lock service (last resort). */
 export const CUSTOM_CALLBACK_ACQUIRE = /^(?:using|withLock|withLease|runWithLock|runExclusive|runLocked|lockAndRun|doLocked|criticalSection)$/;
+/**
+ * Key text that names a lock (`lockKey`, `lock:cart:${id}`, `LOCK_PREFIX`, `jobLease`), with a
+ * word boundary so that `block`, `clock` and `release` do not count.
+ */
+export const LOCK_KEY_NAME = /(?:^|[^A-Za-z])(?:lock|LOCK|lease|LEASE|mutex|MUTEX)|[a-z0-9](?:Lock|Lease|Mutex)/;
+/** Handle members that report whether a lease is still held, in any library: a check, not a fence. */
+export const GENERIC_VALIDITY_MEMBER = /^(?:isValid|isAcquired|isHeld|isLocked|isOwned|isOwner|isExpired|isAlive|isActive|stillHeld|stillValid|hasLock|holdsLock|isLeaseValid|checkLease|checkLock|verifyLock|verifyLease|isLockHeld)$/;
+/** Handle members that hold the lease's expiry time, compared with a clock by a validity check. */
+export const EXPIRY_MEMBER = /^(?:expiration|expiresAt|expires|expiry|expireAt|expiresAtMs|validUntil|leaseExpiresAt|leaseUntil|lockedUntil|deadline|expirationTime|expiryTime)$/;
+/** Members that report a lease's remaining time: `lease.ttl()`, `lock.remainingTime()`. */
+export const REMAINING_TIME_MEMBER = /^(?:ttl|pttl|remaining|remainingTime|remainingTtl|timeLeft|timeRemaining|remainingMs)$/;
+/** Methods that extend a lease in any library (`lock.extend(ttl)`, `lease.renew()`). */
+export const GENERIC_EXTEND_METHOD = /^(?:extend|renew|refresh|keepAlive|heartbeat|extendLease|renewLease|extendLock|renewLock|touch)$/;
 /** Method names that release a lock on a handle or an authority of any library. */
 export const GENERIC_RELEASE_METHOD = /^(?:release|unlock|releaseLock|releaseLease|free|revoke|end)$/;
 export const CUSTOM_ADVICE = `return a fence token from the authority's acquire: ${DURABLE_COUNTER}`;
