@@ -3,4 +3,5 @@ import type { Linter } from '@typescript-eslint/utils/ts-eslint';
 /** Rules in `recommended`: each catches a late-write hazard with few false reports. */
 export const recommendedRules: Linter.RulesRecord = {
   'fencelint/require-fence-condition': 'error',
+  'fencelint/no-release-by-name': 'error',
 };

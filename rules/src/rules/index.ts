@@ -1,6 +1,8 @@
+import noReleaseByName from './no-release-by-name.js';
 import requireFenceCondition from './require-fence-condition.js';
 
 /** Every rule of the plugin, by name. Add a rule here and to the configs in ../configs.ts. */
 export const rules = {
   'require-fence-condition': requireFenceCondition,
+  'no-release-by-name': noReleaseByName,
 };

@@ -1,0 +1,201 @@
+/**
+ * Releases that name the lock only: `DEL lockKey`, `GET` then `DEL`, `DELETE FROM locks WHERE
+ * name = $1`, etcd3 `delete().key(lockName)`, `authority.release(resourceKey)`. After the
+ * holder's lease expires the lock may belong to a newer holder, and such a release frees that
+ * holder's lock. A release is safe when the store compares the holder (owner, lease, token) in
+ * the same atomic step: a compare-and-delete script, a `WHERE owner_id = ...`, a handle.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import type { AcquireSite } from './acquires.js';
+import { calleeName, calleeObject, contains, enclosingFunction, receiverPath, staticString, unwrap, type Node } from './ast.js';
+import type { FileAnalysis } from './file-analysis.js';
+import { comparisonsOfValue, guardsOf, inRegions } from './guards.js';
+import { isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from './models/lock-tables.js';
+import { GENERIC_RELEASE_METHOD } from './models/locks.js';
+import { receiverKey } from './receivers.js';
+import { keyText, RedisLockKeys, type SetNxSite } from './redis-locks.js';
+import { readSqlCall, type SqlCall } from './sql-writes.js';
+import type { SqlStatementInfo } from './sql/types.js';
+
+export type NameOnlyRelease =
+  | { kind: 'redisDelete'; node: TSESTree.CallExpression; key: Node; setNx?: SetNxSite; ownerValue?: Node }
+  | { kind: 'redisCheckThenDelete'; node: TSESTree.CallExpression; key: Node; check: TSESTree.CallExpression; ownerValue: Node; setNx?: SetNxSite }
+  | { kind: 'sqlRelease'; node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression; call: SqlCall; statement: SqlStatementInfo; nameColumns: string[] }
+  | { kind: 'etcdDelete'; node: TSESTree.CallExpression; key: Node }
+  | { kind: 'authorityByKey'; node: TSESTree.CallExpression; acquire: AcquireSite };
+
+export interface ReleaseFindings {
+  releases: NameOnlyRelease[];
+  /** Columns each lock table is seen with anywhere in the file, for suggestions that follow the file's schema. */
+  tableColumns: Map<string, Set<string>>;
+  redisLocks: RedisLockKeys;
+}
+
+const REDIS_DELETE = /^(?:del|unlink|DEL|UNLINK)$/;
+const REDIS_GET = /^(?:get|GET)$/;
+/** Lock-table flags and holders cleared by an UPDATE that releases a row. */
+const HELD_FLAG = /^(?:locked|is_locked|held|is_held|active|is_active|taken|acquired)$/i;
+
+function sameFunction(a: Node, b: Node): boolean {
+  return enclosingFunction(a) === enclosingFunction(b);
+}
+
+/** `redis.del(key)` whose key was read with GET and compared first: the check-then-delete race. */
+function checkBeforeDelete(del: TSESTree.CallExpression, key: Node, calls: readonly TSESTree.CallExpression[], sourceCode: SourceCode): { check: TSESTree.CallExpression; ownerValue: Node } | undefined {
+  const text = keyText(key, sourceCode);
+  for (const get of calls) {
+    if (get.range[0] >= del.range[0]) break;
+    if (!REDIS_GET.test(calleeName(get) ?? '') || !calleeObject(get) || !get.arguments[0] || !sameFunction(get, del)) continue;
+    if (keyText(get.arguments[0], sourceCode) !== text) continue;
+    for (const { comparison, other } of comparisonsOfValue(get, sourceCode)) {
+      if (!['===', '==', '!==', '!='].includes(comparison.operator)) continue;
+      // Compared with a value (the owner id), not with null/undefined (an existence check).
+      const o = unwrap(other);
+      if (o.type === AST_NODE_TYPES.Literal || (o.type === AST_NODE_TYPES.Identifier && o.name === 'undefined')) continue;
+      if (guardsOf(comparison, sourceCode).some((g) => inRegions(del, g.regions))) return { check: get, ownerValue: other };
+    }
+  }
+  return undefined;
+}
+
+/** `redis.watch(key)` before the delete: MULTI/EXEC fails if the key changed, so the delete is conditional. */
+function watched(del: TSESTree.CallExpression, key: Node, calls: readonly TSESTree.CallExpression[], sourceCode: SourceCode): boolean {
+  const text = keyText(key, sourceCode);
+  return calls.some((c) => c.range[0] < del.range[0] && /^(?:watch|WATCH)$/.test(calleeName(c) ?? '') && c.arguments.some((a) => keyText(a, sourceCode) === text) && sameFunction(c, del));
+}
+
+function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
+  for (const call of analysis.calls) {
+    if (!REDIS_DELETE.test(calleeName(call) ?? '')) continue;
+    const object = calleeObject(call);
+    const key = call.arguments[0];
+    if (!object || !key || key.type === AST_NODE_TYPES.SpreadElement) continue;
+    const kind = analysis.receivers.kindOf(object);
+    if (kind && kind.type !== 'redis') continue;
+    if (watched(call, key, analysis.calls, sourceCode)) continue;
+    const checked = checkBeforeDelete(call, key, analysis.calls, sourceCode);
+    const setNx = locks.setNxOf(key);
+    if (checked) {
+      out.push({ kind: 'redisCheckThenDelete', node: call, key, check: checked.check, ownerValue: checked.ownerValue, setNx });
+      continue;
+    }
+    // A lock-named key counts when the file takes Redis locks or the receiver is a known Redis client.
+    if (setNx || (locks.isLockKey(key) && (locks.sites.length > 0 || kind?.type === 'redis'))) {
+      out.push({ kind: 'redisDelete', node: call, key, setNx, ownerValue: setNx?.value });
+    }
+  }
+}
+
+/** Condition columns that identify only the lock (its name), when none names the holder or the expiry. */
+function nameOnlyColumns(statement: SqlStatementInfo, call: SqlCall, analysis: FileAnalysis): string[] | undefined {
+  const { conditions } = statement;
+  if (conditions.length === 0) return undefined;
+  const names: string[] = [];
+  for (const c of conditions) {
+    const column = c.column.split('.').pop() ?? c.column;
+    if (LOCK_HOLDER_COLUMN.test(column) || LOCK_EXPIRY_COLUMN.test(column) || column === analysis.tokenColumn) return undefined;
+    if (c.value.params.some((n) => { const v = call.param(n); return v !== undefined && (analysis.tracer.isToken(v) || analysis.tracer.isHandle(v)); })) return undefined;
+    if (c.op === '=' || c.op === 'IN' || c.op === '= ANY') names.push(column);
+  }
+  return names.length > 0 ? [...new Set(names)] : undefined;
+}
+
+/** An UPDATE of a lock table that gives the lock up: holder set to NULL, a held flag cleared, expiry set to now. */
+function releasesRow(statement: SqlStatementInfo): boolean {
+  return statement.assignments.some(({ column, value }) => {
+    const text = value.text.trim().toLowerCase();
+    if (LOCK_HOLDER_COLUMN.test(column)) return text === 'null';
+    if (HELD_FLAG.test(column)) return text === 'false' || text === '0' || text === "'f'";
+    if (LOCK_EXPIRY_COLUMN.test(column)) return text === 'null' || (value.functions.some((f) => f === 'now' || f === 'current_timestamp' || f === 'clock_timestamp') && !/[+-]/.test(text));
+    return false;
+  });
+}
+
+function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumns: Map<string, Set<string>>, out: NameOnlyRelease[]): void {
+  const nodes: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression> = [...analysis.calls, ...analysis.taggedTemplates];
+  for (const node of nodes) {
+    const call = readSqlCall(node, sourceCode);
+    if (!call) continue;
+    for (const statement of call.source.analysis.statements) {
+      if (!isLockTable(statement.table)) continue;
+      const columns = tableColumns.get(statement.table!) ?? new Set<string>();
+      for (const a of [...statement.assignments, ...(statement.insertedValues ?? [])]) columns.add(a.column);
+      for (const c of statement.conditions) columns.add(c.column.split('.').pop() ?? c.column);
+      for (const c of statement.selectedColumns) columns.add(c);
+      tableColumns.set(statement.table!, columns);
+      const release = statement.kind === 'delete' || (statement.kind === 'update' && releasesRow(statement));
+      if (!release) continue;
+      const nameColumns = nameOnlyColumns(statement, call, analysis);
+      if (nameColumns) out.push({ kind: 'sqlRelease', node, call, statement, nameColumns });
+    }
+  }
+}
+
+/** etcd3 `client.delete().key(name)` of a lock key, outside a transaction that compares it. */
+function etcdReleases(analysis: FileAnalysis, locks: RedisLockKeys, out: NameOnlyRelease[]): void {
+  for (const call of analysis.calls) {
+    if (calleeName(call) !== 'key') continue;
+    const builder = calleeObject(call);
+    if (!builder || builder.type !== AST_NODE_TYPES.CallExpression || calleeName(builder) !== 'delete' || builder.arguments.length > 0) continue;
+    const client = calleeObject(builder);
+    const key = call.arguments[0];
+    if (!client || !key || key.type === AST_NODE_TYPES.SpreadElement) continue;
+    const kind = analysis.receivers.kindOf(client);
+    const etcd = kind?.type === 'authority' && kind.model.id === 'etcd3';
+    if (!etcd && !/etcd/i.test(receiverKey(client) ?? receiverPath(client).join('.'))) continue;
+    if (!locks.isLockKey(key)) continue;
+    // `client.if(key, 'Value', '==', id).then(client.delete().key(key))` compares in the same transaction.
+    let inTransaction = false;
+    for (let p: Node | undefined = call.parent; p && !inTransaction; p = p.parent) {
+      if (p.type === AST_NODE_TYPES.CallExpression && receiverPath(p.callee).some((part) => part === 'if()' || part === 'txn()' || part === 'compare()')) inTransaction = true;
+      if (p.type.endsWith('Statement') || p.type === AST_NODE_TYPES.VariableDeclaration) break;
+    }
+    if (!inTransaction) out.push({ kind: 'etcdDelete', node: call, key });
+  }
+}
+
+/** Identifiers an argument reads, to see whether it passes the handle. */
+function readsName(node: Node, names: ReadonlySet<string>, sourceCode: SourceCode): boolean {
+  const text = sourceCode.getText(node);
+  for (const name of names) if (new RegExp(`(?:^|[^\\w$.])${name.replace(/[$.]/g, '\\$&')}(?![\\w$])`).test(text)) return true;
+  return false;
+}
+
+/** `authority.release(resourceKey)` after `const lease = await authority.acquire(resourceKey)`. */
+function authorityReleases(analysis: FileAnalysis, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
+  for (const site of analysis.acquires) {
+    if (!site.authorityKey || (!site.handleKey && site.destructured.size === 0)) continue;
+    if (site.library === 'redis-set-nx' || site.library === 'pg-advisory-lock') continue;
+    const resource = site.node.arguments[0];
+    if (!resource || resource.type === AST_NODE_TYPES.SpreadElement) continue;
+    const resourceText = keyText(resource, sourceCode);
+    if (staticString(resource) === undefined && unwrap(resource).type === AST_NODE_TYPES.ObjectExpression) continue;
+    const handleNames = new Set<string>([...(site.handleKey ? [site.handleKey] : []), ...site.destructured.values()]);
+    const scope = site.scope.type === AST_NODE_TYPES.Program ? site.scope.range : site.scope.body.range;
+    for (const call of analysis.calls) {
+      if (call.range[0] < site.node.range[1] || !contains(scope, call)) continue;
+      const method = calleeName(call) ?? '';
+      const object = calleeObject(call);
+      if (!object || receiverKey(object) !== site.authorityKey) continue;
+      const model = analysis.receivers.models.find((m) => m.id === site.library);
+      if (!GENERIC_RELEASE_METHOD.test(method) && !(model?.authorityRelease.includes(method) ?? false)) continue;
+      if (call.arguments.length === 0 || call.arguments.some((a) => readsName(a, handleNames, sourceCode))) continue;
+      if (call.arguments.some((a) => keyText(a, sourceCode) === resourceText)) out.push({ kind: 'authorityByKey', node: call, acquire: site });
+    }
+  }
+}
+
+/** Every name-only release of the file, in source order. Cheap when the file takes no lock. */
+export function findNameOnlyReleases(analysis: FileAnalysis, sourceCode: SourceCode): ReleaseFindings {
+  const redisLocks = new RedisLockKeys(analysis.calls, sourceCode);
+  const releases: NameOnlyRelease[] = [];
+  const tableColumns = new Map<string, Set<string>>();
+  if (analysis.calls.length === 0) return { releases, tableColumns, redisLocks };
+  redisReleases(analysis, redisLocks, sourceCode, releases);
+  sqlReleases(analysis, sourceCode, tableColumns, releases);
+  etcdReleases(analysis, redisLocks, releases);
+  authorityReleases(analysis, sourceCode, releases);
+  releases.sort((a, b) => a.node.range[0] - b.node.range[0]);
+  return { releases, tableColumns, redisLocks };
+}

@@ -1,0 +1,519 @@
+import rule from '../../src/rules/no-release-by-name.js';
+import { createRuleTester } from '../rule-tester.js';
+
+const ruleTester = createRuleTester();
+
+const ioredis = `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+`;
+
+const pg = `import { Pool } from 'pg';
+const pool = new Pool();
+`;
+
+const LUA_SINGLE = `'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end'`;
+
+ruleTester.run('no-release-by-name', rule, {
+  valid: [
+    {
+      name: 'compare-and-delete script releases only our own value',
+      code: `${ioredis}
+const RELEASE = \`if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end\`;
+export async function withLock(key: string, work: () => Promise<void>) {
+  const id = randomUUID();
+  if ((await redis.set(key, id, 'PX', 10000, 'NX')) !== 'OK') return;
+  try { await work(); } finally { await redis.eval(RELEASE, 1, key, id); }
+}`,
+    },
+    {
+      name: 'DEL of a cache key in a file that also takes a lock',
+      code: `${ioredis}
+export async function refresh(userId: string) {
+  const lockKey = \`lock:profile:\${userId}\`;
+  const owner = randomUUID();
+  if (!(await redis.set(lockKey, owner, 'EX', 5, 'NX'))) return;
+  await redis.del(\`profile-cache:\${userId}\`);
+}`,
+    },
+    {
+      name: 'DEL without any lock in the file: ordinary cache invalidation',
+      code: `${ioredis}
+export async function forget(sessionId: string) {
+  await redis.del(\`session:\${sessionId}\`);
+}`,
+    },
+    {
+      name: 'redlock release on the handle is a library release',
+      code: `import Redlock from 'redlock';
+import Redis from 'ioredis';
+const redlock = new Redlock([new Redis()]);
+export async function run(id: string) {
+  const lock = await redlock.acquire([\`lock:\${id}\`], 5000);
+  try { /* work */ } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'redlock.release(lock) passes the handle',
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function run(id: string) {
+  const lock = await redlock.acquire([\`lock:\${id}\`], 5000);
+  await redlock.release(lock);
+}`,
+    },
+    {
+      name: 'redis-semaphore mutex release',
+      code: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+const client = new Redis();
+export async function run(id: string) {
+  const mutex = new Mutex(client, \`lock:\${id}\`);
+  await mutex.acquire();
+  try { /* work */ } finally { await mutex.release(); }
+}`,
+    },
+    {
+      name: 'etcd3 Lock release',
+      code: `import { Etcd3 } from 'etcd3';
+const client = new Etcd3();
+export async function run(name: string) {
+  const lock = client.lock(\`locks/\${name}\`);
+  await lock.acquire();
+  try { /* work */ } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'etcd3 delete inside a transaction that compares the lease',
+      code: `import { Etcd3 } from 'etcd3';
+const client = new Etcd3();
+export async function unlock(lockKey: string, leaseId: string) {
+  await client.if(lockKey, 'Lease', '==', leaseId).then(client.delete().key(lockKey)).commit();
+}`,
+    },
+    {
+      name: 'lock table release with owner and lease predicates',
+      code: `${pg}
+export async function unlock(name: string, ownerId: string, leaseId: string) {
+  await pool.query('DELETE FROM job_locks WHERE name = $1 AND owner_id = $2 AND lease_id = $3', [name, ownerId, leaseId]);
+}`,
+    },
+    {
+      name: 'lock table release compared with the token',
+      code: `${pg}
+export async function unlock(name: string, token: bigint) {
+  await pool.query('DELETE FROM leases WHERE resource = $1 AND fence_token = $2', [name, token]);
+}`,
+    },
+    {
+      name: 'reaping expired lock rows',
+      code: `${pg}
+export async function reap(name: string) {
+  await pool.query('DELETE FROM locks WHERE name = $1 AND expires_at < now()', [name]);
+  await pool.query('DELETE FROM locks WHERE expires_at < now()');
+}`,
+    },
+    {
+      name: 'DELETE by name from a table that is not a lock table',
+      code: `${pg}
+export async function removeTag(name: string) {
+  await pool.query('DELETE FROM tags WHERE name = $1', [name]);
+}`,
+    },
+    {
+      name: 'custom authority released with the handle',
+      code: `import { LeaseAuthority } from './authority';
+const authority = new LeaseAuthority();
+export async function run(resourceKey: string) {
+  const lease = await authority.acquire(resourceKey);
+  try { /* work */ } finally { await authority.release(lease); }
+}`,
+    },
+    {
+      name: 'custom authority released with the key and the lease id',
+      code: `import { LeaseAuthority } from './authority';
+const authority = new LeaseAuthority();
+export async function run(resourceKey: string) {
+  const { leaseId, fenceToken } = await authority.acquire(resourceKey);
+  try { void fenceToken; } finally { await authority.release(resourceKey, leaseId); }
+}`,
+    },
+    {
+      name: 'WATCH / MULTI / EXEC makes the delete conditional',
+      code: `${ioredis}
+export async function unlock(lockKey: string, owner: string) {
+  await redis.watch(lockKey);
+  if ((await redis.get(lockKey)) === owner) {
+    await redis.multi().del(lockKey).exec();
+  }
+}`,
+    },
+    {
+      name: 'GET compared with null is an existence check, and the key is not a lock',
+      code: `${ioredis}
+export async function clearIfPresent(cacheKey: string) {
+  const cached = await redis.get(cacheKey);
+  if (cached !== null) await redis.del(cacheKey);
+}`,
+    },
+    {
+      name: 'MySQL named locks belong to the session',
+      code: `import mysql from 'mysql2/promise';
+const conn = await mysql.createConnection({});
+export async function unlock(name: string) {
+  await conn.query('SELECT RELEASE_LOCK(?)', [name]);
+}`,
+    },
+    {
+      name: 'an UPDATE of a lock table that renews by owner',
+      code: `${pg}
+export async function renew(name: string, ownerId: string) {
+  await pool.query('UPDATE locks SET expires_at = now() + interval \\'30 seconds\\' WHERE name = $1 AND owner_id = $2', [name, ownerId]);
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'redis.del of the key taken with SET NX; the suggestion compares the SET value',
+      code: `${ioredis}
+export async function withLock(key: string, work: () => Promise<void>) {
+  const id = randomUUID();
+  if ((await redis.set(key, id, 'PX', 10000, 'NX')) !== 'OK') return;
+  try { await work(); } finally { await redis.del(key); }
+}`,
+      errors: [
+        {
+          messageId: 'redisDelete',
+          line: 8,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `${ioredis}
+export async function withLock(key: string, work: () => Promise<void>) {
+  const id = randomUUID();
+  if ((await redis.set(key, id, 'PX', 10000, 'NX')) !== 'OK') return;
+  try { await work(); } finally { await redis.eval(${LUA_SINGLE}, 1, key, id); }
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'GET then DEL: check-then-release, the suggestion uses the compared owner value',
+      code: `${ioredis}
+export class RedisLock {
+  constructor(readonly key: string, readonly owner: string) {}
+  async release() {
+    const holder = await redis.get(this.key);
+    if (holder === this.owner) {
+      await redis.del(this.key);
+    }
+  }
+}`,
+      errors: [
+        {
+          messageId: 'redisCheckThenDelete',
+          line: 10,
+          data: { checkLine: 8 },
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `${ioredis}
+export class RedisLock {
+  constructor(readonly key: string, readonly owner: string) {}
+  async release() {
+    const holder = await redis.get(this.key);
+    if (holder === this.owner) {
+      await redis.eval(${LUA_SINGLE}, 1, this.key, this.owner);
+    }
+  }
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'GET then early return then DEL',
+      code: `${ioredis}
+export async function unlock(lockKey: string, me: string) {
+  if ((await redis.get(lockKey)) !== me) return false;
+  await redis.del(lockKey);
+  return true;
+}`,
+      errors: [
+        {
+          messageId: 'redisCheckThenDelete',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `${ioredis}
+export async function unlock(lockKey: string, me: string) {
+  if ((await redis.get(lockKey)) !== me) return false;
+  await redis.eval(${LUA_SINGLE}, 1, lockKey, me);
+  return true;
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'node-redis: SET with { NX: true } then del; the suggestion uses the options form of eval',
+      code: `import { createClient } from 'redis';
+const client = createClient();
+export async function runExclusive(jobId: string, token: string, fn: () => Promise<void>) {
+  const ok = await client.set(\`job-lock:\${jobId}\`, token, { NX: true, PX: 30000 });
+  if (!ok) return;
+  try { await fn(); } finally { await client.del(\`job-lock:\${jobId}\`); }
+}`,
+      errors: [
+        {
+          messageId: 'redisDelete',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import { createClient } from 'redis';
+const client = createClient();
+export async function runExclusive(jobId: string, token: string, fn: () => Promise<void>) {
+  const ok = await client.set(\`job-lock:\${jobId}\`, token, { NX: true, PX: 30000 });
+  if (!ok) return;
+  try { await fn(); } finally { await client.eval(${LUA_SINGLE}, { keys: [\`job-lock:\${jobId}\`], arguments: [token] }); }
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'SET NX with a constant value: reported, no suggestion (nothing owner-specific to compare)',
+      code: `${ioredis}
+export async function once(name: string, fn: () => Promise<void>) {
+  const lockKey = 'lock:' + name;
+  if (!(await redis.set(lockKey, '1', 'EX', 60, 'NX'))) return;
+  try { await fn(); } finally { await redis.del(lockKey); }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 8, suggestions: [] }],
+    },
+    {
+      name: 'the key written through a const: DEL of the same template',
+      code: `${ioredis}
+export async function checkout(cartId: string) {
+  const key = \`lock:cart:\${cartId}\`;
+  const owner = randomUUID();
+  await redis.set(key, owner, 'PX', 8000, 'NX');
+  try { /* work */ } catch (err) {
+    await redis.del(\`lock:cart:\${cartId}\`);
+    throw err;
+  }
+}`,
+      errors: [
+        {
+          messageId: 'redisDelete',
+          line: 10,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `${ioredis}
+export async function checkout(cartId: string) {
+  const key = \`lock:cart:\${cartId}\`;
+  const owner = randomUUID();
+  await redis.set(key, owner, 'PX', 8000, 'NX');
+  try { /* work */ } catch (err) {
+    await redis.eval(${LUA_SINGLE}, 1, \`lock:cart:\${cartId}\`, owner);
+    throw err;
+  }
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'setnx then unlink',
+      code: `${ioredis}
+export async function leader(nodeId: string) {
+  const got = await redis.setnx('leader-lock', nodeId);
+  if (got) {
+    await redis.unlink('leader-lock');
+  }
+}`,
+      errors: [
+        {
+          messageId: 'redisDelete',
+          line: 8,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `${ioredis}
+export async function leader(nodeId: string) {
+  const got = await redis.setnx('leader-lock', nodeId);
+  if (got) {
+    await redis.eval(${LUA_SINGLE}, 1, 'leader-lock', nodeId);
+  }
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a release helper deletes a lock-named key of a known Redis client',
+      code: `${ioredis}
+export async function releaseLock(lockKey: string): Promise<void> {
+  await redis.del(lockKey);
+}`,
+      errors: [{ messageId: 'redisDelete', line: 6, suggestions: [] }],
+    },
+    {
+      name: 'the issue: DELETE FROM locks WHERE name = $1; suggestion with the handle owner and lease',
+      code: `${pg}
+interface LockHandle { name: string; ownerId: string; leaseId: string }
+export async function unlock(handle: LockHandle) {
+  await pool.query('DELETE FROM locks WHERE name = $1', [handle.name]);
+}`,
+      errors: [
+        {
+          messageId: 'sqlRelease',
+          line: 6,
+          data: { columns: 'name' },
+          suggestions: [
+            {
+              messageId: 'addHolderCondition',
+              output: `${pg}
+interface LockHandle { name: string; ownerId: string; leaseId: string }
+export async function unlock(handle: LockHandle) {
+  await pool.query('DELETE FROM locks WHERE name = $1 AND owner_id = $2 AND lease_id = $3', [handle.name, handle.ownerId, handle.leaseId]);
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'only an owner id is in scope: the suggestion adds only the owner condition, with the file\'s column name',
+      code: `${pg}
+const workerId = process.env.WORKER_ID!;
+export async function lock(name: string) {
+  await pool.query('INSERT INTO leases (resource, holder, expires_at) VALUES ($1, $2, now() + interval \\'1 minute\\')', [name, workerId]);
+}
+export async function unlock(name: string) {
+  await pool.query('DELETE FROM leases WHERE resource = $1', [name]);
+}`,
+      errors: [
+        {
+          messageId: 'sqlRelease',
+          line: 9,
+          suggestions: [
+            {
+              messageId: 'addHolderCondition',
+              output: `${pg}
+const workerId = process.env.WORKER_ID!;
+export async function lock(name: string) {
+  await pool.query('INSERT INTO leases (resource, holder, expires_at) VALUES ($1, $2, now() + interval \\'1 minute\\')', [name, workerId]);
+}
+export async function unlock(name: string) {
+  await pool.query('DELETE FROM leases WHERE resource = $1 AND holder = $2', [name, workerId]);
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'no owner or lease value in scope: reported without a suggestion (no invented variable)',
+      code: `${pg}
+export async function unlock(name: string) {
+  await pool.query('DELETE FROM distributed_locks WHERE lock_name = $1', [name]);
+}`,
+      errors: [{ messageId: 'sqlRelease', data: { columns: 'lock_name' }, suggestions: [] }],
+    },
+    {
+      name: 'postgres.js tagged template release by key; suggestion interpolates the lease id',
+      code: `import postgres from 'postgres';
+const sql = postgres();
+export async function unlock(key: string, leaseId: string) {
+  await sql\`DELETE FROM resource_locks WHERE resource_key = \${key}\`;
+}`,
+      errors: [
+        {
+          messageId: 'sqlRelease',
+          line: 4,
+          suggestions: [
+            {
+              messageId: 'addHolderCondition',
+              output: `import postgres from 'postgres';
+const sql = postgres();
+export async function unlock(key: string, leaseId: string) {
+  await sql\`DELETE FROM resource_locks WHERE resource_key = \${key} AND lease_id = \${leaseId}\`;
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'an UPDATE that clears the holder by name only',
+      code: `${pg}
+export async function unlock(name: string) {
+  await pool.query('UPDATE mutexes SET owner = NULL, expires_at = NULL WHERE name = $1', [name]);
+}`,
+      errors: [{ messageId: 'sqlRelease', suggestions: [] }],
+    },
+    {
+      name: 'mysql2 release by name, suggestion with ? placeholders',
+      code: `import mysql from 'mysql2/promise';
+const db = mysql.createPool({});
+export async function unlock(name: string, ownerId: string) {
+  await db.execute('DELETE FROM app_locks WHERE name = ?', [name]);
+}`,
+      errors: [
+        {
+          messageId: 'sqlRelease',
+          suggestions: [
+            {
+              messageId: 'addHolderCondition',
+              output: `import mysql from 'mysql2/promise';
+const db = mysql.createPool({});
+export async function unlock(name: string, ownerId: string) {
+  await db.execute('DELETE FROM app_locks WHERE name = ? AND owner_id = ?', [name, ownerId]);
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'etcd3 delete().key(lockName)',
+      code: `import { Etcd3 } from 'etcd3';
+const client = new Etcd3();
+export async function unlock(lockName: string) {
+  await client.delete().key(lockName);
+}`,
+      errors: [{ messageId: 'etcdDelete', line: 4 }],
+    },
+    {
+      name: 'custom authority released by its resource key although acquire returned a handle',
+      code: `import { LeaseAuthority } from './authority';
+const authority = new LeaseAuthority();
+export async function run(resourceKey: string) {
+  const lease = await authority.acquire(resourceKey);
+  try { console.log(lease.fenceToken); } finally { await authority.release(resourceKey); }
+}`,
+      errors: [{ messageId: 'authorityByKey', line: 5, data: { line: 4, call: 'authority.release(resourceKey)' } }],
+    },
+    {
+      name: 'custom lock service: destructured handle, release by template key',
+      code: `import { LockClient } from '@acme/locks';
+const locks = new LockClient();
+export async function publish(docId: string) {
+  const { leaseId, token } = await locks.acquire(\`doc:\${docId}\`, { ttlMs: 5000 });
+  try { void leaseId; void token; } finally { await locks.unlock(\`doc:\${docId}\`); }
+}`,
+      errors: [{ messageId: 'authorityByKey', line: 5 }],
+    },
+  ],
+});
