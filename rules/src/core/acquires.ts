@@ -23,6 +23,7 @@ import {
   GENERIC_RELEASE_METHOD,
   LOCK_RECEIVER_NAME,
   REDIS_SET_NX_ADVICE,
+  WITH_LOCK_FUNCTION,
   type CallbackMethod,
   type LockModel,
 } from './models/locks.js';
@@ -206,6 +207,11 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
 
   const head = sqlHead(call);
   if (head && ADVISORY_LOCK.test(head)) return { library: 'pg-advisory-lock', advice: ADVISORY_LOCK_ADVICE };
+  // `withLock(key, async () => { ... })`: the helper's name says the callback runs under a lock.
+  if (WITH_LOCK_FUNCTION.test(method)) {
+    const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
+    if (cb) return { library: 'custom', advice: CUSTOM_ADVICE, callback: cb };
+  }
   if (!object) return undefined;
 
   // Last resort: a user's own lock service, recognised by shape.
@@ -309,7 +315,8 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
 
     const callback = candidate.callback ?? thenCallback(call);
     const scope = callback ?? enclosingFunction(call) ?? input.program;
-    const handleKey = candidate.selfHandle ? authorityKey : use.key;
+    // A lock object created inline (`await client.lock(k).acquire()`) is handled through the result binding.
+    const handleKey = candidate.selfHandle ? (authorityKey ?? use.key) : use.key;
     const base = {
       node: call,
       library: candidate.library,

@@ -330,6 +330,30 @@ export async function save(db: any, t: any, key: string, value: string, fenceTok
   });
 }`,
     },
+    {
+      name: "an etcd3 lock acquired inline and released before the write",
+      code: `import { Etcd3 } from 'etcd3';
+import { Pool } from 'pg';
+const client = new Etcd3();
+const pool = new Pool();
+export async function save(key: string, value: string) {
+  const lock = await client.lock(key).acquire();
+  await lock.release();
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+}`,
+    },
+    {
+      name: "helpers named withTimeout/withRetry are not locks",
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(key: string, value: string) {
+  await withTimeout(5000, async () => {
+    await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+  });
+  await withRetry(async () => pool.query('UPDATE t SET v = 1 WHERE k = 2'));
+}
+`,
+    },
   ],
   invalid: [
     {
@@ -948,6 +972,18 @@ export async function save(db: any, t: any, key: string, value: string) {
       errors: [
         { messageId: 'missingFenceNoToken', line: 6, suggestions: [] },
       ],
+    },
+    {
+      name: "a withLock(key, ttl, callback) helper runs its callback under a lock",
+      code: `import { Pool } from 'pg';
+import { withLock } from '../infra/locks';
+const pool = new Pool();
+export async function save(key: string, value: string) {
+  await withLock(\`res:\${key}\`, 30_000, async () => {
+    await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7, suggestions: [] }],
     },
   ],
 });

@@ -128,8 +128,10 @@ export const ADVISORY_LOCK_ADVICE = `PostgreSQL advisory locks belong to a sessi
 export const CUSTOM_AUTHORITY_ACQUIRE = /^(?:acquire|tryAcquire|acquireLease|acquireLock|lease|takeLease|obtainLease|grantLease|grant|obtain|claim|claimLease|lock|tryLock|lockResource|acquireFence)$/;
 /** Receivers whose name says "lock service" when nothing better is known (last resort). */
 export const LOCK_RECEIVER_NAME = /(?:lock|lease|mutex|semaphore|redlock|authority|coordinator|fenc)/i;
-/** Callback-style acquire methods on an unknown lock service (last resort). */
+/** Callback-style acquire methods on a lock-named receiver (last resort). */
 export const CUSTOM_CALLBACK_ACQUIRE = /^(?:using|withLock|withLease|runWithLock|runExclusive|runLocked|lockAndRun|doLocked|criticalSection)$/;
+/** Functions whose name alone says "run this callback under a lock": `withLock(key, fn)`, `withDistributedLease(...)`. */
+export const WITH_LOCK_FUNCTION = /^(?:with\w*(?:Lock|Lease|Mutex)|run\w*(?:WithLock|WithLease|Locked|UnderLock)|(?:do|run)?(?:Under|In|While)(?:Lock|Lease|Locked)|lockAndRun|usingLock|usingLease)$/;
 /**
  * Key text that names a lock (`lockKey`, `lock:cart:${id}`, `LOCK_PREFIX`, `jobLease`), with a
  * word boundary so that `block`, `clock` and `release` do not count.
