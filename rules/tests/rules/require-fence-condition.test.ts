@@ -983,7 +983,7 @@ export async function save(key: string, value: string) {
     await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
   });
 }`,
-      errors: [{ messageId: 'missingFenceNoToken', line: 7, suggestions: [] }],
+      errors: [{ messageId: 'missingFenceNoToken', line: 6, suggestions: [] }],
     },
   ],
 });
