@@ -17,7 +17,7 @@ import {
   type Json,
   type TextContext,
 } from './values.js';
-import type { SqlAnalysis, SqlAssignment, SqlComparison, SqlDialect, SqlRange, SqlStatementEditPoints, SqlStatementInfo, SqlValue } from './types.js';
+import type { SqlAnalysis, SqlAssignment, SqlComparison, SqlDialect, SqlRange, SqlStatementEditPoints, SqlStatementInfo } from './types.js';
 
 /** Extra per-analysis facts for planFenceEdit, kept out of the public shape. */
 export interface AnalysisInternals {
@@ -366,4 +366,3 @@ function editPoints(ctx: TextContext, info: SqlStatementInfo, relationAt: number
   return points;
 }
 
-export type { SqlValue };

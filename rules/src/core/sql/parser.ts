@@ -64,7 +64,6 @@ export function scanSql(text: string): SqlToken[] {
 
 /** Maps UTF-8 byte offsets of `text` to UTF-16 indices (identity for ASCII text). */
 export function byteToIndex(text: string): (byte: number) => number {
-  // eslint-disable-next-line no-control-regex
   if (/^[\u0000-\u007f]*$/.test(text)) return (byte) => byte;
   const starts: number[] = []; // starts[i] = byte offset of UTF-16 index i
   let byte = 0;

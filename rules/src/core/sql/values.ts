@@ -42,11 +42,13 @@ export class Scope {
   }
 
   findCte(name: string): CteEntry | undefined {
-    for (let s: Scope | undefined = this; s; s = s.parent) {
-      const found = s.ctes.get(name);
-      if (found) return found;
-    }
-    return undefined;
+    return this.ctes.get(name) ?? this.parent?.findCte(name);
+  }
+
+  /** This scope and its ancestors, innermost first. */
+  private *chain(): Generator<Scope> {
+    yield this;
+    if (this.parent) yield* this.parent.chain();
   }
 
   /** Registers a WITH clause; each CTE sees the ones before it. */
@@ -115,14 +117,14 @@ export class Scope {
     const col = fields[fields.length - 1];
     if (fields.length >= 2) {
       const qualifier = fields[fields.length - 2];
-      for (let s: Scope | undefined = this; s; s = s.parent) {
+      for (const s of this.chain()) {
         if (qualifier === 'excluded' && s.excluded) return s.excluded.get(col);
         if (s.sources.has(qualifier)) return s.sources.get(qualifier)?.get(col);
       }
       return undefined;
     }
     // Unqualified: a valid statement names it in exactly one source, so a CTE/subquery match is it.
-    for (let s: Scope | undefined = this; s; s = s.parent) {
+    for (const s of this.chain()) {
       for (const columns of s.sources.values()) {
         const found = columns?.get(col);
         if (found) return found;
