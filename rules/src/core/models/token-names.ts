@@ -27,3 +27,22 @@ export function isHandleTokenName(name: string): boolean {
 export function isTokenColumnName(column: string): boolean {
   return isStrongTokenName(column) || /^(?:accepted|last|highest|current)_?(?:fence_?)?(?:token|generation|epoch)$/i.test(column);
 }
+
+/**
+ * A name that says "this is a time or a duration", even when it also says fence
+ * (`fenceTokenIssuedAt`, `leaseEpochMs`, `generationStartedAt`): a clock value there is fine.
+ */
+export function isTimeName(name: string): boolean {
+  if (/(?:Token|_token)$/i.test(name)) return false;
+  return (
+    /(?:At|Time|Timestamp|Ts|Ms|Millis|Seconds|Secs|Nanos|Date|Until|Since|Ttl|TTL|Timeout|Age|Duration|Elapsed|Delay|Interval|Start|End)$/.test(name) ||
+    /_(?:at|time|timestamp|ts|ms|millis|seconds|secs|nanos|date|until|since|ttl|timeout|age|duration|elapsed|delay|interval)$/i.test(name) ||
+    /^(?:ts|ttl|now|time|timestamp|date|deadline|timeout|expiry|expiration)$/i.test(name) ||
+    /expir|deadline|created|updated|issued|started|stamp/i.test(name)
+  );
+}
+
+/** A name for an identity rather than an order (`fenceId`, `lock_key`): unique is all it must be. */
+export function isIdentityName(name: string): boolean {
+  return /(?:Id|_id|ID|Key|_key|Name|_name|Uuid|_uuid|UUID)$/.test(name) || /^(?:id|key|name|uuid)$/i.test(name);
+}

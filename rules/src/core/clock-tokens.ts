@@ -1,0 +1,128 @@
+/**
+ * Clock-derived fence tokens: follows every clock or random value of a file (found by
+ * `clockSourceOf` during ESLint's own traversal) to where it becomes a token, and reads SQL
+ * that sets a token column from `now()` / `clock_timestamp()`. Used by `no-clock-token`.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { staticString, unwrap, type Node } from './ast.js';
+import type { OriginKind } from './models/clock-sources.js';
+import { readSqlCall } from './sql-writes.js';
+import type { SqlStatementInfo } from './sql/types.js';
+import { describePlace, isTokenColumn, tokenStrength, type TokenPlaceOptions } from './token-places.js';
+import { ValueFlow, type ValuePlace } from './value-flow.js';
+import { clockSourceOf, isClockPackage, sqlClockFunction, type ValueOrigin } from './value-origin.js';
+
+export type ClockTokenFinding =
+  | { type: 'value'; node: Node; kind: OriginKind; place: string; source: string; sourceLine: number }
+  | { type: 'sql'; loc: TSESTree.SourceLocation; kind: OriginKind; column: string; source: string };
+
+/** SQL that could set a token from the clock; a cheap test of the file before any SQL is parsed. */
+const SQL_CLOCK_HINT = /clock_timestamp|\bnow\s*\(|current_timestamp|statement_timestamp|transaction_timestamp|unix_timestamp|utc_timestamp|sysdate|gen_random_uuid|uuid_generate|\brandom\s*\(/i;
+
+export interface ClockTokenFinder {
+  recordImport(node: TSESTree.ImportDeclaration): void;
+  recordRequire(node: TSESTree.VariableDeclarator): void;
+  recordSource(node: TSESTree.CallExpression | TSESTree.NewExpression): void;
+  checkSql(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, report: (f: ClockTokenFinding) => void): void;
+  finish(report: (f: ClockTokenFinding) => void): void;
+}
+
+export function findClockTokens(sourceCode: SourceCode, options: TokenPlaceOptions): ClockTokenFinder {
+  const localNames = new Set<string>();
+  const origins: ValueOrigin[] = [];
+  let sqlHint: boolean | undefined;
+
+  return {
+    recordImport(node) {
+      if (!isClockPackage(node.source.value)) return;
+      for (const spec of node.specifiers) localNames.add(spec.local.name);
+    },
+    recordRequire(node) {
+      const init = unwrap(node.init!);
+      const call = init.type === AST_NODE_TYPES.MemberExpression ? unwrap(init.object) : init;
+      if (call.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.Identifier || call.callee.name !== 'require') return;
+      const source = call.arguments[0] && staticString(call.arguments[0]);
+      if (!source || !isClockPackage(source)) return;
+      if (node.id.type === AST_NODE_TYPES.Identifier) localNames.add(node.id.name);
+      else if (node.id.type === AST_NODE_TYPES.ObjectPattern) {
+        for (const prop of node.id.properties) {
+          const value = prop.type === AST_NODE_TYPES.Property ? (prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value) : undefined;
+          if (value?.type === AST_NODE_TYPES.Identifier) localNames.add(value.name);
+        }
+      }
+    },
+    recordSource(node) {
+      const origin = clockSourceOf(node, sourceCode, localNames);
+      if (origin) origins.push(origin);
+    },
+    checkSql(node, report) {
+      sqlHint ??= SQL_CLOCK_HINT.test(sourceCode.text);
+      if (!sqlHint) return;
+      const call = readSqlCall(node, sourceCode);
+      if (!call) return;
+      for (const statement of call.source.analysis.statements) {
+        if (statement.kind !== 'update' && statement.kind !== 'insert' && statement.kind !== 'merge') continue;
+        const seen = new Set<string>();
+        for (const assignment of [...statement.assignments, ...(statement.insertedValues ?? [])]) {
+          if (seen.has(assignment.column)) continue;
+          const strength = isTokenColumn(assignment.column, statement.table, options);
+          const fn = strength && sqlClockFunction(assignment.value);
+          if (!fn || (fn.kind !== 'clock' && strength !== 'strong')) continue;
+          seen.add(assignment.column);
+          const at = assignmentOffset(call.source.analysis.text, statement, assignment.column, assignment.value.text);
+          const index = at === undefined ? undefined : sourceIndex(call.source, at.offset);
+          const loc =
+            index === undefined
+              ? { start: call.node.loc.start, end: call.node.loc.start }
+              : { start: sourceCode.getLocFromIndex(index), end: sourceCode.getLocFromIndex(Math.min(index + at!.length, sourceCode.text.length)) };
+          report({ type: 'sql', loc, kind: fn.kind, column: assignment.column, source: fn.name });
+        }
+      }
+    },
+    finish(report) {
+      if (origins.length === 0) return;
+      const flow = new ValueFlow(sourceCode);
+      const reported = new Set<Node>();
+      for (const origin of origins) {
+        flow.follow(origin.node, (place: ValuePlace) => {
+          const strength = tokenStrength(place, sourceCode, options);
+          if (!strength) return false;
+          // Random values and time-ordered ids are tokens only under a name that says so:
+          // a random `token` on a lease is usually the owner value a compare-and-delete checks.
+          if (origin.kind !== 'clock' && strength !== 'strong') return false;
+          const node = place.kind === 'binding' || place.kind === 'property' || place.kind === 'member' ? place.node : place.node;
+          if (!reported.has(node)) {
+            reported.add(node);
+            report({ type: 'value', node, kind: origin.kind, place: describePlace(place), source: origin.text, sourceLine: origin.node.loc.start.line });
+          }
+          return true;
+        });
+      }
+    },
+  };
+}
+
+/** Where `column = value` (UPDATE) or the column's value (INSERT) sits in the statement text, best effort. */
+function assignmentOffset(text: string, statement: SqlStatementInfo, column: string, value: string): { offset: number; length: number } | undefined {
+  const body = text.slice(statement.range.start, statement.range.end);
+  const escaped = column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const set = new RegExp(`(?:^|[\\s,(."])(${escaped})"?\\s*=(?!=)`, 'i').exec(body.slice(Math.max(0, body.search(/\bset\b/i))));
+  if (set && /\bset\b/i.test(body)) {
+    const base = Math.max(0, body.search(/\bset\b/i));
+    return { offset: statement.range.start + base + set.index + set[0].indexOf(set[1]), length: column.length };
+  }
+  const values = body.search(/\bvalues\b/i);
+  if (values >= 0) {
+    const at = body.indexOf(value, values);
+    if (at >= 0 && body.indexOf(value, at + 1) < 0) return { offset: statement.range.start + at, length: value.length };
+  }
+  const named = new RegExp(`\\b${escaped}\\b`, 'i').exec(body);
+  return named ? { offset: statement.range.start + named.index, length: column.length } : undefined;
+}
+
+/** A SQL offset in the file; a name that starts a concatenated piece maps through its first character. */
+function sourceIndex(source: { toSourceIndex(offset: number): number | undefined }, offset: number): number | undefined {
+  const inside = source.toSourceIndex(offset + 1);
+  return inside === undefined ? source.toSourceIndex(offset) : inside - 1;
+}

@@ -1,0 +1,168 @@
+/**
+ * Where a value becomes a fence token. A strong token name (`fenceToken`, `generation`) is a
+ * token wherever it appears; a weak one (`token`, `epoch`, `version`, `seq`) only on a lease:
+ * an object an authority's acquire returns, an object shaped like a lease, a lock handle's
+ * member, or a token column of a lock table. Shared by the rules that ask "is this a token?"
+ * about a value they followed with `ValueFlow`.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { enclosingFunction, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { isHandleTokenName, isIdentityName, isStrongTokenName, isTimeName, isTokenColumnName } from './models/token-names.js';
+import { functionName, thisMemberName, type ValuePlace } from './value-flow.js';
+
+/** `strong`: the name alone says token. `context`: a weak name on a lease, or an issuer's result. */
+export type TokenStrength = 'strong' | 'context';
+
+export interface TokenPlaceOptions {
+  /** Extra names (exact, case-insensitive) to treat as strong token names. */
+  extraNames?: readonly string[];
+  /** Column holding the accepted token (`settings.fencelint.tokenColumn`). */
+  tokenColumn?: string;
+}
+
+/** Functions whose result is a lease: an authority's acquire, grant or assignment. */
+const GRANT_FUNCTION = /^(?:try)?(?:acquire|grant|lease|obtain|claim|lock|assign|elect|takeover|takeOver|campaign|becomeLeader|issue(?:Lease|Lock|Grant|Fence)|create(?:Lease|Lock|Grant)|new(?:Lease|Lock|Grant)|open(?:Lease))/i;
+/** Functions that issue a token and return it. */
+const STRONG_ISSUER = /^(?:next|issue|new|allocate|mint|generate|get|take|bump|increment|create|acquire)_?(?:fence|fencing)_?(?:token|number|seq)?$|^(?:next|issue|allocate|mint|bump|increment)_?(?:generation|epoch|sequencer|term)$/i;
+const WEAK_ISSUER = /^(?:next|issue|allocate|mint)_?token$/i;
+/** Keys that make an object a lease record. */
+const LEASE_KEY = /^(?:lease|lock)(?:_?(?:id|key|name|owner|holder))?$/i;
+const OWNER_KEY = /^(?:owner|holder|worker|consumer|leader|assignee)(?:_?(?:id|name))?$|^(?:node|client|instance|member|session)_?id$/i;
+const EXPIRY_KEY = /^(?:expires?(?:_?(?:at|on|in|ms))?|expiry|expiration|ttl(?:_?ms)?|lease_?(?:until|expires?_?at|ttl|ms)|valid_?until|deadline)$/i;
+/** Names of lock handles and lease records. */
+const HANDLE_NAME = /^(?:lease|lock|grant|handle|fence|fencing|lockHandle|leaseHandle|acquired|acquisition|ownership|holder)$|(?:Lease|Lock|Grant)$/;
+const HANDLE_TYPE = /(?:Lease|Lock|Grant|Fence|Fencing)\w*$/;
+/** Tables that hold locks or leases: their weakly named columns are tokens. */
+const LOCK_TABLE = /(?:^|_)(?:locks?|leases?|mutex(?:es)?|lock_holders?|fenc\w*|grants?|assignments?)$/;
+
+function normalizeKey(name: string): string {
+  // `:fenceToken` (DynamoDB values), `#tok`, `X-Fence-Token` (HTTP headers).
+  return name.replace(/^[:#$@]/, '').replace(/^x-/i, '').replace(/-/g, '_');
+}
+
+export function isStrongName(name: string, options: TokenPlaceOptions = {}): boolean {
+  const key = normalizeKey(name);
+  if (options.extraNames?.some((n) => n.toLowerCase() === key.toLowerCase())) return true;
+  return isStrongTokenName(key) && !isTimeName(key) && !isIdentityName(key);
+}
+
+function isWeakName(name: string): boolean {
+  const key = normalizeKey(name);
+  return isHandleTokenName(key) && !isStrongTokenName(key);
+}
+
+function typeName(annotation: TSESTree.TypeNode | undefined): string | undefined {
+  if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const name = annotation.typeName;
+  return name.type === AST_NODE_TYPES.Identifier ? name.name : name.type === AST_NODE_TYPES.TSQualifiedName ? name.right.name : undefined;
+}
+
+/** A function that hands out leases, by its name or its declared return type. */
+export function isGrantFunction(fn: FunctionNode | undefined): boolean {
+  if (!fn) return false;
+  const name = functionName(fn);
+  if (name && GRANT_FUNCTION.test(name)) return true;
+  let returns = fn.returnType?.typeAnnotation;
+  // Promise<LeaseGrant>
+  if (returns?.type === AST_NODE_TYPES.TSTypeReference && typeName(returns) === 'Promise') returns = returns.typeArguments?.params[0];
+  if (returns?.type === AST_NODE_TYPES.TSUnionType) returns = returns.types.find((t) => t.type === AST_NODE_TYPES.TSTypeReference);
+  const type = typeName(returns);
+  return !!type && HANDLE_TYPE.test(type);
+}
+
+/** `{ leaseId, token }`, `{ owner, token, expiresAt }`: an object literal shaped like a lease. */
+function hasLeaseShape(object: TSESTree.ObjectExpression): boolean {
+  const keys = object.properties.map((p) => (p.type === AST_NODE_TYPES.Property ? propertyKeyName(p) ?? '' : ''));
+  if (keys.some((k) => LEASE_KEY.test(k))) return true;
+  return keys.some((k) => OWNER_KEY.test(k)) && keys.some((k) => EXPIRY_KEY.test(k));
+}
+
+/** Where an object literal goes, one hop: its binding's name and type, a `return`, a lease map. */
+function isLeaseObject(object: TSESTree.ObjectExpression, sourceCode: SourceCode): boolean {
+  if (hasLeaseShape(object)) return true;
+  let cur: Node = object;
+  while (cur.parent && [AST_NODE_TYPES.TSAsExpression, AST_NODE_TYPES.TSSatisfiesExpression, AST_NODE_TYPES.AwaitExpression].includes(cur.parent.type)) {
+    const parent: Node = cur.parent;
+    if ((parent.type === AST_NODE_TYPES.TSAsExpression || parent.type === AST_NODE_TYPES.TSSatisfiesExpression) && HANDLE_TYPE.test(typeName(parent.typeAnnotation) ?? '')) return true;
+    cur = parent;
+  }
+  const p = cur.parent;
+  if (!p) return false;
+  if (p.type === AST_NODE_TYPES.ReturnStatement || (p.type === AST_NODE_TYPES.ArrowFunctionExpression && p.body === cur)) return isGrantFunction(enclosingFunction(cur) ?? (p.type === AST_NODE_TYPES.ArrowFunctionExpression ? p : undefined));
+  if (p.type === AST_NODE_TYPES.VariableDeclarator && p.id.type === AST_NODE_TYPES.Identifier) {
+    if (HANDLE_NAME.test(p.id.name) || HANDLE_TYPE.test(typeName(p.id.typeAnnotation?.typeAnnotation) ?? '')) return true;
+    // `const assignment = {...}; ... return assignment;` from a grant function.
+    for (const variable of sourceCode.getDeclaredVariables(p)) {
+      for (const ref of variable.references) {
+        const parent = ref.identifier.parent;
+        if (parent?.type === AST_NODE_TYPES.ReturnStatement && isGrantFunction(enclosingFunction(parent))) return true;
+      }
+    }
+    return false;
+  }
+  if (p.type === AST_NODE_TYPES.AssignmentExpression && p.right === cur && p.left.type === AST_NODE_TYPES.MemberExpression) {
+    return HANDLE_NAME.test(thisMemberName(p.left) ?? '');
+  }
+  // `leases.set(key, {...})`
+  if (p.type === AST_NODE_TYPES.CallExpression && p.arguments.includes(cur as TSESTree.CallExpressionArgument)) {
+    const callee = unwrap(p.callee);
+    if (callee.type === AST_NODE_TYPES.MemberExpression) {
+      const receiver = unwrap(callee.object);
+      const name = receiver.type === AST_NODE_TYPES.Identifier ? receiver.name : receiver.type === AST_NODE_TYPES.MemberExpression ? thisMemberName(receiver) : undefined;
+      return !!name && /lease|lock|grant|holder|fenc/i.test(name);
+    }
+  }
+  return false;
+}
+
+/** A lock handle or lease record receiving a member: `lease.token = ...`, `this.lease.epoch = ...`. */
+function isHandleReceiver(object: Node): boolean {
+  const n = unwrap(object);
+  if (n.type === AST_NODE_TYPES.Identifier) return HANDLE_NAME.test(n.name);
+  if (n.type === AST_NODE_TYPES.MemberExpression) return HANDLE_NAME.test(thisMemberName(n) ?? '');
+  return false;
+}
+
+/** How surely a place holds a fence token; undefined when it does not look like one. */
+export function tokenStrength(place: ValuePlace, sourceCode: SourceCode, options: TokenPlaceOptions = {}): TokenStrength | undefined {
+  switch (place.kind) {
+    case 'binding':
+    case 'parameter':
+      return isStrongName(place.name, options) ? 'strong' : undefined;
+    case 'property':
+      if (isStrongName(place.name, options)) return 'strong';
+      return isWeakName(place.name) && isLeaseObject(place.object, sourceCode) ? 'context' : undefined;
+    case 'member':
+      if (isStrongName(place.name, options)) return 'strong';
+      return isWeakName(place.name) && isHandleReceiver(place.object) ? 'context' : undefined;
+    case 'return': {
+      const name = place.fnName ?? '';
+      if (STRONG_ISSUER.test(name) || options.extraNames?.some((n) => n.toLowerCase() === name.toLowerCase())) return 'strong';
+      return WEAK_ISSUER.test(name) ? 'context' : undefined;
+    }
+    case 'sql':
+      return isTokenColumn(place.column, place.table, options);
+    default:
+      return undefined;
+  }
+}
+
+/** How messages name a place: `fenceToken`, `column fence_token`, `the result of nextFenceToken()`. */
+export function describePlace(place: ValuePlace): string {
+  switch (place.kind) {
+    case 'sql':
+      return `column \`${place.column}\``;
+    case 'return':
+      return `the result of \`${place.fnName ?? 'this function'}()\``;
+    default:
+      return `\`${place.name}\``;
+  }
+}
+
+/** Is this SQL column a token column (for assignments made in SQL itself)? */
+export function isTokenColumn(column: string, table: string | undefined, options: TokenPlaceOptions = {}): TokenStrength | undefined {
+  const name = column.split('.').pop() ?? column;
+  if (name === options.tokenColumn || isStrongName(name, options) || (isTokenColumnName(name) && !isTimeName(name))) return 'strong';
+  return isWeakName(name) && !!table && LOCK_TABLE.test(table) ? 'context' : undefined;
+}

@@ -1,0 +1,164 @@
+/**
+ * Value origin: is this call a clock or random source (`Date.now()`, `new Date()`,
+ * `performance.now()`, `randomUUID()`, uuid v4 through its import, ...)? Globals count only
+ * when no local binding shadows them; package functions only through their imports.
+ */
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { memberName, staticString, unwrap, type Node } from './ast.js';
+import {
+  GLOBAL_CLOCK_CALLS,
+  GLOBAL_CLOCK_ROOTS,
+  GLOBAL_OBJECTS,
+  PACKAGE_CLOCK_SOURCES,
+  SQL_CLOCK_FUNCTIONS,
+  SQL_RANDOM_FUNCTIONS,
+  type ClockSource,
+  type OriginKind,
+} from './models/clock-sources.js';
+import type { SqlValue } from './sql/types.js';
+
+export interface ValueOrigin {
+  kind: OriginKind;
+  /** The source expression (`Date.now()`). */
+  node: TSESTree.CallExpression | TSESTree.NewExpression;
+  /** How messages name it, e.g. `Date.now()`. */
+  text: string;
+}
+
+/** `a.b.c` -> { root: a, path: ['b', 'c'] }; undefined for computed or call-rooted callees. */
+function dottedPath(callee: Node): { root: TSESTree.Identifier; path: string[] } | undefined {
+  const path: string[] = [];
+  let current = unwrap(callee);
+  while (current.type === AST_NODE_TYPES.MemberExpression) {
+    const name = memberName(current);
+    if (name === undefined) return undefined;
+    path.unshift(name);
+    current = unwrap(current.object);
+  }
+  return current.type === AST_NODE_TYPES.Identifier ? { root: current, path } : undefined;
+}
+
+interface ImportOf {
+  source: string;
+  exported: string;
+}
+
+/** The import or `require` a local name is bound to, found through the scope (no file walk). */
+function importOf(id: TSESTree.Identifier, sourceCode: SourceCode): ImportOf | 'global' | undefined {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
+  if (!variable || variable.defs.length === 0) return 'global';
+  const def = variable.defs[0];
+  if (def.type === 'ImportBinding') {
+    const decl = def.parent as TSESTree.ImportDeclaration;
+    const spec = def.node;
+    if (spec.type === AST_NODE_TYPES.ImportDefaultSpecifier) return { source: decl.source.value, exported: 'default' };
+    if (spec.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { source: decl.source.value, exported: '*' };
+    if (spec.type === AST_NODE_TYPES.ImportSpecifier) {
+      const imported = spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : String(spec.imported.value);
+      return { source: decl.source.value, exported: imported };
+    }
+    return undefined;
+  }
+  if (def.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
+    const required = requireOf(def.node.init);
+    if (!required) return undefined;
+    if (def.node.id.type === AST_NODE_TYPES.Identifier) return required;
+    // `const { v4: uuidv4 } = require('uuid')`
+    if (def.node.id.type === AST_NODE_TYPES.ObjectPattern && required.exported === '*') {
+      for (const prop of def.node.id.properties) {
+        if (prop.type !== AST_NODE_TYPES.Property || prop.key.type !== AST_NODE_TYPES.Identifier) continue;
+        const value = prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value;
+        if (value === def.name) return { source: required.source, exported: prop.key.name };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `require('x')` -> x namespace; `require('x').y` -> export y. */
+function requireOf(init: Node): ImportOf | undefined {
+  const n = unwrap(init);
+  if (n.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(n.callee);
+    if (callee.type !== AST_NODE_TYPES.Identifier || callee.name !== 'require' || !n.arguments[0]) return undefined;
+    const source = staticString(n.arguments[0]);
+    return source === undefined ? undefined : { source, exported: '*' };
+  }
+  if (n.type === AST_NODE_TYPES.MemberExpression) {
+    const inner = requireOf(n.object);
+    const name = memberName(n);
+    if (inner && name) return { source: inner.source, exported: name };
+  }
+  return undefined;
+}
+
+function packageSource(binding: ImportOf, path: readonly string[]): ClockSource | undefined {
+  for (const entry of PACKAGE_CLOCK_SOURCES) {
+    if (!entry.packages.includes(binding.source)) continue;
+    const keys: string[] = [];
+    if (binding.exported === '*') keys.push(path.join('.'));
+    else {
+      keys.push([binding.exported, ...path].join('.'));
+      if (binding.exported === 'default' && entry.defaultIsNamespace) keys.push(path.join('.'));
+    }
+    // CommonJS `const uuid = require('uuid/v4'); uuid()` is the default export.
+    if (binding.exported === '*' && path.length === 0) keys.push('default');
+    for (const key of keys) {
+      const source = entry.exports.get(key);
+      if (source) return source;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Local names worth a scope lookup: names imported from a package with clock or random
+ * functions. Fed by the rule from import declarations, so most calls are rejected by a
+ * set lookup.
+ */
+export function isClockPackage(source: string): boolean {
+  return PACKAGE_CLOCK_SOURCES.some((p) => p.packages.includes(source));
+}
+
+/**
+ * The clock or random source this call or `new` is, if it is one. `localNames` holds the
+ * local names bound to clock packages (see `isClockPackage`); other roots must be globals.
+ */
+export function clockSourceOf(
+  node: TSESTree.CallExpression | TSESTree.NewExpression,
+  sourceCode: SourceCode,
+  localNames: ReadonlySet<string>,
+): ValueOrigin | undefined {
+  const dotted = dottedPath(node.callee);
+  if (!dotted) return undefined;
+  const { root, path } = dotted;
+  const isGlobalRoot = GLOBAL_CLOCK_ROOTS.has(root.name) || GLOBAL_OBJECTS.has(root.name);
+  if (!isGlobalRoot && !localNames.has(root.name)) return undefined;
+  const binding = importOf(root, sourceCode);
+  if (binding === undefined) return undefined;
+  let source: ClockSource | undefined;
+  if (binding === 'global') {
+    // `globalThis.crypto.randomUUID()` names the same global as `crypto.randomUUID()`.
+    const key = GLOBAL_OBJECTS.has(root.name) ? path.join('.') : [root.name, ...path].join('.');
+    source = GLOBAL_CLOCK_CALLS.get(key);
+    // `new Date()` is the clock; `Date()` called plainly returns the clock as a string.
+    if (node.type === AST_NODE_TYPES.NewExpression && !(root.name === 'Date' && path.length === 0)) return undefined;
+  } else {
+    if (node.type === AST_NODE_TYPES.NewExpression) return undefined;
+    source = packageSource(binding, path);
+  }
+  if (!source) return undefined;
+  if (source.noArgs && node.arguments.length > 0) return undefined;
+  const text = node.type === AST_NODE_TYPES.NewExpression ? `new ${root.name}()` : `${[root.name, ...dotted.path].join('.')}()`;
+  return { kind: source.kind, node, text };
+}
+
+/** The clock or random SQL function a value calls, unless it also reads a column (`greatest(tok + 1, ...)`). */
+export function sqlClockFunction(value: SqlValue): { kind: OriginKind; name: string } | undefined {
+  if (value.columns.some((c) => !c.startsWith('excluded.'))) return undefined;
+  const clock = value.functions.find((f) => SQL_CLOCK_FUNCTIONS.has(f));
+  if (clock) return { kind: 'clock', name: clock };
+  const random = value.functions.find((f) => SQL_RANDOM_FUNCTIONS.has(f));
+  return random ? { kind: 'random', name: random } : undefined;
+}
