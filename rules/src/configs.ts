@@ -4,4 +4,5 @@ import type { Linter } from '@typescript-eslint/utils/ts-eslint';
 export const recommendedRules: Linter.RulesRecord = {
   'fencelint/require-fence-condition': 'error',
   'fencelint/no-release-by-name': 'error',
+  'fencelint/no-clock-token': 'error',
 };

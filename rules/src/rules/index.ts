@@ -1,3 +1,4 @@
+import noClockToken from './no-clock-token.js';
 import noReleaseByName from './no-release-by-name.js';
 import requireFenceCondition from './require-fence-condition.js';
 
@@ -5,4 +6,5 @@ import requireFenceCondition from './require-fence-condition.js';
 export const rules = {
   'require-fence-condition': requireFenceCondition,
   'no-release-by-name': noReleaseByName,
+  'no-clock-token': noClockToken,
 };

@@ -1,0 +1,399 @@
+import rule from '../../src/rules/no-clock-token.js';
+import { createRuleTester } from '../rule-tester.js';
+
+const ruleTester = createRuleTester();
+
+const pgHeader = `import { Pool } from 'pg';
+import { randomUUID } from 'node:crypto';
+const pool = new Pool();
+`;
+
+ruleTester.run('no-clock-token', rule, {
+  valid: [
+    {
+      name: 'Date.now() for the lease expiry, the token from a durable counter',
+      code: `${pgHeader}
+export async function grantLease(resourceKey: string, ownerId: string, ttlMs: number) {
+  const { rows } = await pool.query(
+    'UPDATE fence_counters SET token = token + 1 WHERE resource_key = $1 RETURNING token',
+    [resourceKey],
+  );
+  const expiresAt = new Date(Date.now() + ttlMs);
+  return { leaseId: randomUUID(), ownerId, fenceToken: rows[0].token, expiresAt };
+}`,
+    },
+    {
+      name: 'a deadline loop while renewing',
+      code: `export async function waitForLease(lease: { renew(): Promise<boolean> }) {
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    if (await lease.renew()) return true;
+  }
+  return false;
+}`,
+    },
+    {
+      name: 'a log line carries the clock next to the token',
+      code: `import { logger } from './logger';
+export function onGranted(fenceToken: number, key: string) {
+  logger.info({ key, fenceToken, at: Date.now(), tookMs: performance.now() });
+}`,
+    },
+    {
+      name: 'metrics: a duration from performance.now()',
+      code: `import { histogram } from './metrics';
+export async function timed<T>(work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    histogram.observe(performance.now() - started);
+  }
+}`,
+    },
+    {
+      name: 'createdAt / updatedAt and a random id on a record',
+      code: `import { v4 as uuidv4 } from 'uuid';
+export function newOrder(customerId: string) {
+  return { id: uuidv4(), customerId, createdAt: new Date(), updatedAt: new Date().toISOString(), version: 1 };
+}`,
+    },
+    {
+      name: 'cache busting: a clock "version" in unrelated code',
+      code: `export function assetManifest(files: string[]) {
+  const version = Date.now();
+  return { version, files: files.map((f) => \`/static/\${f}?v=\${version}\`) };
+}`,
+    },
+    {
+      name: 'an "epoch" that is a Unix timestamp for a JWT',
+      code: `import jwt from 'jsonwebtoken';
+export function sign(sub: string, secret: string) {
+  const epoch = Math.floor(Date.now() / 1000);
+  return jwt.sign({ sub, iat: epoch, exp: epoch + 3600 }, secret);
+}`,
+    },
+    {
+      name: 'a random lock value named token is the owner value a compare-and-delete checks',
+      code: `import Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
+const redis = new Redis();
+export async function acquire(key: string, ttlMs: number) {
+  const token = randomBytes(16).toString('hex');
+  const ok = await redis.set(key, token, 'PX', ttlMs, 'NX');
+  return ok ? { key, token, expiresAt: Date.now() + ttlMs } : undefined;
+}`,
+    },
+    {
+      name: 'SQL: now() sets the expiry, the token increments in place',
+      code: `${pgHeader}
+export async function renew(key: string, owner: string) {
+  await pool.query(
+    "UPDATE leases SET expires_at = now() + interval '30 seconds', fence_token = fence_token + 1, updated_at = now() WHERE resource_key = $1 AND owner_id = $2",
+    [key, owner],
+  );
+}`,
+    },
+    {
+      name: 'SQL: a clock "version" on a document table is optimistic concurrency, not a fence',
+      code: `${pgHeader}
+export async function saveDraft(id: string, body: string) {
+  await pool.query('UPDATE drafts SET body = $1, version = $2 WHERE id = $3', [body, Date.now(), id]);
+}`,
+    },
+    {
+      name: 'the token comes from Redis INCR; the clock only stamps the grant time',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function grant(jobId: string, workerId: string) {
+  const fencingToken = await redis.incr(\`fence:\${jobId}\`);
+  const fencingStartedAt = Date.now();
+  return { jobId, workerId, fencingToken, fencingStartedAt };
+}`,
+    },
+    {
+      name: 'an injected clock is not the wall clock',
+      code: `export class Authority {
+  constructor(private readonly clock: { now(): number }, private readonly counter: { next(): Promise<number> }) {}
+  async acquire(key: string) {
+    const fenceToken = await this.counter.next();
+    return { key, fenceToken, grantedAt: this.clock.now() };
+  }
+}`,
+    },
+    {
+      name: 'a request id from randomUUID() goes into a header',
+      code: `import { randomUUID } from 'node:crypto';
+export async function call(url: string, fenceToken: number) {
+  const requestId = randomUUID();
+  return fetch(url, { method: 'PUT', headers: { 'x-request-id': requestId, 'x-fence-token': String(fenceToken) } });
+}`,
+    },
+    {
+      name: 'a local Date shadows the global',
+      code: `import { Date } from './sim-clock';
+export function tick() {
+  const generation = Date.now();
+  return generation;
+}`,
+    },
+    {
+      name: 'dayjs parsing a stored value is not the clock',
+      code: `import dayjs from 'dayjs';
+export function restore(row: { fence_token: string; granted: string }) {
+  return { fenceToken: Number(row.fence_token), grantedOn: dayjs(row.granted).valueOf() };
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the fixture: an authority stamps fence tokens with Date.now()',
+      code: `${pgHeader}
+export async function grantLease(resourceKey: string, ownerId: string) {
+  const fenceToken = Date.now();
+  await pool.query('INSERT INTO leases (resource_key, owner_id, fence_token) VALUES ($1, $2, $3)', [resourceKey, ownerId, fenceToken]);
+  return { resourceKey, ownerId, fenceToken };
+}`,
+      errors: [{ messageId: 'clockToken', line: 6, data: { place: '`fenceToken`', source: 'Date.now()', line: 6 } }],
+    },
+    {
+      name: 'a token property on the returned lease',
+      code: `import { randomUUID } from 'node:crypto';
+export function acquireLease(resource: string, ttlMs: number) {
+  return {
+    leaseId: randomUUID(),
+    resource,
+    fencingToken: Date.now(),
+    expiresAt: Date.now() + ttlMs,
+  };
+}`,
+      errors: [{ messageId: 'clockToken', line: 6 }],
+    },
+    {
+      name: 'a generation field stamped with performance.now()',
+      code: `export class LeaderElector {
+  private generation = 0;
+  becomeLeader() {
+    this.generation = performance.now();
+    return this.generation;
+  }
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'followed through a local: const t = Date.now(); return { fenceToken: t }',
+      code: `export function issue(resource: string) {
+  const t = Date.now();
+  return { resource, fenceToken: t };
+}`,
+      errors: [{ messageId: 'clockToken', line: 3 }],
+    },
+    {
+      name: 'a plain "token" on what an acquire returns',
+      code: `export class LockService {
+  async acquire(resource: string, owner: string, ttlMs: number) {
+    const issued = Date.now();
+    return { resource, owner, token: issued, expiresAt: issued + ttlMs };
+  }
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'new Date().getTime() as the fencing token',
+      code: `export function grant(jobId: string) {
+  const fencingToken = new Date().getTime();
+  return { jobId, fencingToken };
+}`,
+      errors: [{ messageId: 'clockToken', line: 2, data: { place: '`fencingToken`', source: 'new Date()', line: 2 } }],
+    },
+    {
+      name: '+new Date() and valueOf()',
+      code: `export const leases = new Map<string, { fenceToken: number; lockEpoch: number }>();
+export function take(key: string) {
+  const lockEpoch = new Date().valueOf();
+  leases.set(key, { fenceToken: +new Date(), lockEpoch });
+}`,
+      errors: [
+        { messageId: 'clockToken', line: 3 },
+        { messageId: 'clockToken', line: 4 },
+      ],
+    },
+    {
+      name: 'process.hrtime.bigint() as a generation',
+      code: `export function nextShardOwner(shard: number, node: string) {
+  const generation = process.hrtime.bigint();
+  return { shard, node, generation };
+}`,
+      errors: [{ messageId: 'clockToken', line: 2 }],
+    },
+    {
+      name: 'crypto.randomUUID() as a fence token has no order',
+      code: `export function grant(resource: string) {
+  return { resource, fenceToken: crypto.randomUUID() };
+}`,
+      errors: [{ messageId: 'randomToken', line: 2, data: { place: '`fenceToken`', source: 'crypto.randomUUID()', line: 2 } }],
+    },
+    {
+      name: 'uuid v4 through its import',
+      code: `const { v4: uuidv4 } = require('uuid');
+function assign(partition, consumer) {
+  const fencingToken = uuidv4();
+  return { partition, consumer, fencingToken };
+}
+module.exports = { assign };`,
+      errors: [{ messageId: 'randomToken', line: 3 }],
+    },
+    {
+      name: 'the token position of a SQL write: a parameter assigned to fence_token',
+      code: `${pgHeader}
+export async function takeOver(key: string, owner: string) {
+  await pool.query('UPDATE leases SET owner_id = $1, fence_token = $2 WHERE resource_key = $3', [owner, Date.now(), key]);
+}`,
+      errors: [{ messageId: 'clockToken', line: 6, column: 105, endColumn: 115 }],
+    },
+    {
+      name: 'postgres.js: a clock value into the token column of a lock table',
+      code: `import postgres from 'postgres';
+const sql = postgres();
+export async function steal(name: string, holder: string) {
+  await sql\`UPDATE locks SET holder = \${holder}, token = \${Date.now()} WHERE name = \${name}\`;
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'SQL: INSERT with extract(epoch from now()) as the token',
+      code: `${pgHeader}
+export async function grant(key: string, owner: string) {
+  await pool.query(
+    \`INSERT INTO leases (resource_key, owner_id, fence_token)
+     VALUES ($1, $2, extract(epoch from now()))\`,
+    [key, owner],
+  );
+}`,
+      errors: [{ messageId: 'sqlClockToken', line: 8, column: 22, endColumn: 47, data: { column: 'fence_token', source: 'now' } }],
+    },
+    {
+      name: 'SQL: an upsert stamps the generation with clock_timestamp()',
+      code: `${pgHeader}
+export async function claim(shard: number, node: string) {
+  await pool.query(
+    \`INSERT INTO shard_owners (shard, node_id, generation) VALUES ($1, $2, 0)
+     ON CONFLICT (shard) DO UPDATE
+        SET node_id = EXCLUDED.node_id,
+            generation = (extract(epoch from clock_timestamp()) * 1000)::bigint\`,
+    [shard, node],
+  );
+}`,
+      errors: [{ messageId: 'sqlClockToken', line: 10 }],
+    },
+    {
+      name: 'a token issuer helper returns the clock',
+      code: `function nextFenceToken(): number {
+  return Date.now();
+}
+export function grant(key: string) {
+  return { key, fenceToken: nextFenceToken() };
+}`,
+      errors: [{ messageId: 'clockToken', line: 2, data: { place: 'The result of `nextFenceToken()`', source: 'Date.now()', line: 2 } }],
+    },
+    {
+      name: 'passed into a parameter named for the token',
+      code: `function recordLease(key: string, ownerId: string, fenceToken: number) {
+  return { key, ownerId, fenceToken };
+}
+export function grant(key: string, ownerId: string) {
+  return recordLease(key, ownerId, Date.now());
+}`,
+      errors: [{ messageId: 'clockToken', line: 5 }],
+    },
+    {
+      name: 'a lease epoch in seconds',
+      code: `export function elect(nodeId: string) {
+  return { leader: nodeId, leaseEpoch: Math.floor(Date.now() / 1000) };
+}`,
+      errors: [{ messageId: 'clockToken', line: 2 }],
+    },
+    {
+      name: 'mysql2: a clock value bound to ? in the lease_epoch column',
+      code: `import mysql from 'mysql2/promise';
+const db = mysql.createPool({});
+export async function take(jobId: number) {
+  await db.execute('UPDATE jobs SET lease_epoch = ? WHERE id = ?', [Date.now(), jobId]);
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'a token method of the authority reads the clock',
+      code: `export class Coordinator {
+  private nextToken() {
+    return Date.now();
+  }
+  acquire(key: string, owner: string) {
+    const token = this.nextToken();
+    return { key, owner, token };
+  }
+}`,
+      errors: [{ messageId: 'clockToken', line: 3 }],
+    },
+    {
+      name: 'MongoDB $set of a fencing token from the clock',
+      code: `import { MongoClient } from 'mongodb';
+const leases = new MongoClient('mongodb://x').db().collection('leases');
+export async function grant(key: string, owner: string) {
+  await leases.updateOne({ _id: key }, { $set: { owner, fencingToken: Date.now() } }, { upsert: true });
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'knex: the token column updated with the clock',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function take(id: number) {
+  await db('leases').where({ id }).update({ fence_token: Date.now(), owner: 'me' });
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'a weak name on a lock handle: lease.token = Date.now()',
+      code: `export function refresh(lease: { token: number; expiresAt: number }) {
+  lease.token = Date.now();
+  lease.expiresAt = Date.now() + 10_000;
+}`,
+      errors: [{ messageId: 'clockToken', line: 2 }],
+    },
+    {
+      name: 'a clock string in a template is still the clock',
+      code: `export function grant(key: string) {
+  const fenceToken = \`\${Date.now()}-\${process.pid}\`;
+  return { key, fenceToken };
+}`,
+      errors: [{ messageId: 'clockToken', line: 2 }],
+    },
+    {
+      name: 'ULID through its import: ordered by one machine clock only',
+      code: `import { ulid } from 'ulid';
+export function issue(key: string) {
+  return { key, fenceToken: ulid() };
+}`,
+      errors: [{ messageId: 'clockToken', line: 3 }],
+    },
+    {
+      name: 'option tokenNames: a Paxos ballot from the clock',
+      options: [{ tokenNames: ['ballot'] }],
+      code: `export function prepare(nodeId: string) {
+  const ballot = Date.now();
+  return { nodeId, ballot };
+}`,
+      errors: [{ messageId: 'clockToken', line: 2 }],
+    },
+    {
+      name: 'settings.fencelint.tokenColumn names the token column',
+      settings: { fencelint: { tokenColumn: 'owner_seq' } },
+      code: `${pgHeader}
+export async function take(id: string) {
+  await pool.query('UPDATE resources SET owner_seq = $1 WHERE id = $2', [Date.now(), id]);
+}`,
+      errors: [{ messageId: 'clockToken', line: 6 }],
+    },
+  ],
+});
