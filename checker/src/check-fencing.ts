@@ -16,7 +16,7 @@ import { ScratchSchema } from './scratch-schema.js';
 import { SqlResource } from './sql-resource.js';
 import { parseRoles, understandWrite, type Role, type SqlDialect, type UnderstoodWrite } from './sql-understanding.js';
 import type { Subject } from './subject.js';
-import { createTable, seedRow, type TableSource } from './table-setup.js';
+import { createTable, ident, seedRow, type TableSource } from './table-setup.js';
 import { RESOURCE_KEY } from './world.js';
 
 export interface CheckOptions {
@@ -182,6 +182,7 @@ async function sqlSubject(
   const authority = new DurableAuthority(db, clock);
   await authority.install();
   const resource = new SqlResource(db, write, RESOURCE_KEY);
+  const dump = await dumpQuery(db, scratch.name);
   return {
     tableSource,
     subject: {
@@ -194,14 +195,54 @@ async function sqlSubject(
       // The statement runs on its own: it reads neither the lease table nor the checker's clock.
       writesIndependentOfLeases: true,
       async restart(mode) {
+        // Inside the exploration's transaction every step counts as committed, and PostgreSQL keeps
+        // committed state across a restart (scenario 3 restarts it for real): nothing to do then.
+        resource.forgetCachedRow();
+        if (resource.inTransaction) return;
         await (mode === 'process' ? db.restart() : db.newSession());
       },
+      restartIsNoopInExploration: true,
       async reset() {
         await resource.reset();
         await authority.reset();
       },
+      checkpoints: {
+        async begin() {
+          await db.exec('BEGIN');
+          resource.inTransaction = true;
+        },
+        async save(depth) {
+          const name = `fencelint_depth_${depth}`;
+          await db.exec(`SAVEPOINT ${name}`);
+          const granted = authority.snapshot();
+          return async () => {
+            await db.exec(`ROLLBACK TO SAVEPOINT ${name}`);
+            resource.forgetCachedRow();
+            authority.restore(granted);
+          };
+        },
+        async end() {
+          resource.inTransaction = false;
+          await db.exec('ROLLBACK');
+        },
+      },
+      async digest() {
+        return `${(await db.query(dump)).rows[0]?.state ?? ''}|${JSON.stringify([...authority.snapshot()])}`;
+      },
     },
   };
+}
+
+/** One query returning every table of the scratch schema as JSON text: the SQL subject's whole state. */
+async function dumpQuery(db: Database, schema: string): Promise<string> {
+  const tables = await db.query(
+    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY 1`,
+    [schema],
+  );
+  const parts = tables.rows.map(
+    (r) => `coalesce((SELECT json_agg(x ORDER BY x::text)::text FROM ${ident(String(r.relname))} x), '[]')`,
+  );
+  return `SELECT ${parts.length ? parts.join(` || '|' || `) : `''`} AS state`;
 }
 
 function sampleParams(write: UnderstoodWrite): unknown[] {

@@ -16,6 +16,10 @@ export class ManualClock implements Clock {
   advanceSeconds(s: number): void {
     this.ms += s * 1000;
   }
+  /** Back to an earlier reading, when the exploration backtracks. */
+  set(ms: number): void {
+    this.ms = ms;
+  }
   reset(): void {
     this.ms = 0;
   }

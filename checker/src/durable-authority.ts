@@ -65,6 +65,16 @@ export class DurableAuthority implements AuthorityAdapter {
     await this.db.restart();
   }
 
+  /** The in-process part of the state (lease naming), for backtracking with savepoints. */
+  snapshot(): Map<string, number> {
+    return new Map(this.granted);
+  }
+
+  restore(granted: Map<string, number>): void {
+    this.granted.clear();
+    for (const [k, v] of granted) this.granted.set(k, v);
+  }
+
   async reset(): Promise<void> {
     this.granted.clear();
     await this.db.exec(`TRUNCATE ${AUTHORITY_TABLE}`);

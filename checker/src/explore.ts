@@ -43,7 +43,7 @@ export interface ExploreOptions {
   workers: number;
   /** Expire steps allowed in one schedule (default workers - 1). */
   maxExpires?: number;
-  /** Restart steps allowed in one schedule (default 1). */
+  /** Restart steps allowed in one schedule (default 1; 0 for subjects whose restart changes nothing, see Subject). */
   maxRestarts?: number;
   /** false: try every interleaving (no reduction); for cross-checking the reduction. Default true. */
   reduce?: boolean;
@@ -119,7 +119,7 @@ export function dependent(a: Step, b: Step, writesIndependent: boolean): boolean
   return footprint(a, writesIndependent).some((o) => fb.includes(o));
 }
 
-/** Runs steps against the subject, resetting and replaying when the wanted path diverges. */
+/** Runs steps against the subject; backtracks with the subject's checkpoints, or by reset and replay. */
 class Runner {
   world!: World;
   path: Step[] = [];
@@ -141,16 +141,32 @@ class Runner {
     return this.subject.operationIds && worker === this.workerNames[this.workerNames.length - 1] ? VALUES.A : VALUES[worker];
   }
 
+  async fresh(): Promise<void> {
+    this.subject.clock.reset();
+    await this.subject.reset();
+    this.world = new World(this.subject, this.subject.clock);
+    await this.world.start();
+    this.path = [];
+  }
+
   async resetTo(prefix: Step[]): Promise<void> {
-    const shares = this.path.length <= prefix.length && this.path.every((s, i) => stepId(s) === stepId(prefix[i]));
-    if (!shares || !this.world) {
-      this.subject.clock.reset();
-      await this.subject.reset();
-      this.world = new World(this.subject, this.subject.clock);
-      await this.world.start();
-      this.path = [];
-    }
+    const shares = this.world && this.path.length <= prefix.length && this.path.every((s, i) => stepId(s) === stepId(prefix[i]));
+    if (!shares) await this.fresh();
     for (let i = this.path.length; i < prefix.length; i++) await this.run(prefix[i]);
+  }
+
+  /** Remember the current state (at the end of `path`); the result brings it back. */
+  async save(): Promise<() => Promise<void>> {
+    const path = this.path.slice();
+    const checkpoints = this.subject.checkpoints;
+    if (!checkpoints) return () => this.resetTo(path);
+    const rollback = await checkpoints.save(path.length);
+    const snapshot = this.world.snapshot();
+    return async () => {
+      await rollback();
+      this.world.restore(snapshot);
+      this.path = path.slice();
+    };
   }
 
   /** Returns whether the step could run (a write or release without a lease cannot). */
@@ -228,7 +244,7 @@ function nextModel(model: Model, step: Step, world: World): Model {
 export async function explore(subject: Subject, options: ExploreOptions): Promise<ExploreResult> {
   const names = WORKERS.slice(0, options.workers);
   const maxExpires = options.maxExpires ?? options.workers - 1;
-  const maxRestarts = options.maxRestarts ?? 1;
+  const maxRestarts = options.maxRestarts ?? (subject.restartIsNoopInExploration ? 0 : 1);
   const runner = new Runner(subject, names);
   const started = performance.now();
   let states = 0;
@@ -244,6 +260,13 @@ export async function explore(subject: Subject, options: ExploreOptions): Promis
     active: false,
   };
 
+  // Equal states reached again (at no smaller depth) are not expanded twice. Only sound when the
+  // subject's whole state can be read (digest); then sleep sets are not used, since combining
+  // them with state matching needs more care than it is worth here.
+  const visited = subject.digest ? new Map<string, number>() : undefined;
+  const reduce = options.reduce !== false;
+  const useSleep = reduce && !visited;
+
   const dfs = async (path: Step[], model: Model, sleep: Set<string>): Promise<void> => {
     if (best && path.length + 1 >= best.steps.length) return; // cannot find a shorter counter-example
     const enabled = enabledSteps(model, names);
@@ -251,16 +274,23 @@ export async function explore(subject: Subject, options: ExploreOptions): Promis
       schedules++;
       return;
     }
-    const reduce = options.reduce !== false;
     const pause = reduce ? enabled.find((s) => s.kind === 'pause') : undefined;
     const candidates = pause ? [pause] : enabled;
+    // Matching only where the search branches: a chain of single steps leads to a branching state soon.
+    if (visited && reduce && candidates.length > 1) {
+      const key = `${await subject.digest!()}|${runner.world.digest()}|${JSON.stringify(model)}`;
+      const seen = visited.get(key);
+      if (seen !== undefined && seen <= path.length) return;
+      visited.set(key, path.length);
+    }
     const explored: Step[] = [];
+    const back = candidates.length > 1 ? await runner.save() : undefined;
     for (const step of candidates) {
-      if (reduce && sleep.has(stepId(step))) continue;
-      const childSleep = reduce
+      if (useSleep && sleep.has(stepId(step))) continue;
+      const childSleep = useSleep
         ? new Set([...sleep, ...explored.map(stepId)].filter((id) => !dependent(fromId(id), step, subject.writesIndependentOfLeases)))
         : sleep;
-      await runner.resetTo(path);
+      if (explored.length > 0 && back) await back();
       const before = runner.world.violations.length;
       await runner.run(step);
       states++;
@@ -279,12 +309,18 @@ export async function explore(subject: Subject, options: ExploreOptions): Promis
     }
   };
 
-  await dfs([], initial, new Set());
+  await runner.fresh();
+  await subject.checkpoints?.begin();
+  try {
+    await dfs([], initial, new Set());
+  } finally {
+    await subject.checkpoints?.end();
+  }
 
   let counterExample: CounterExample | undefined;
   if (best) {
     const shrunk = await shrink(runner, best.steps, best.violation.invariant);
-    await runner.resetTo([]);
+    await runner.fresh();
     for (const step of shrunk) await runner.run(step);
     const violation = runner.world.violations[0] ?? best.violation;
     counterExample = {
@@ -312,7 +348,7 @@ export async function explore(subject: Subject, options: ExploreOptions): Promis
  */
 async function shrink(runner: Runner, steps: Step[], invariant: InvariantId): Promise<Step[]> {
   const breaks = async (candidate: Step[]): Promise<boolean> => {
-    await runner.resetTo([]);
+    await runner.fresh();
     for (const step of candidate) {
       if (!(await runner.run(step))) return false;
       if (runner.world.violations.length > 0) return runner.world.violations[0].invariant === invariant;

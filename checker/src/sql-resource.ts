@@ -1,7 +1,7 @@
 import type { ResourceAdapter, WriteRequest, WriteResult } from './adapter.js';
 import type { Database } from './backend/database.js';
 import type { UnderstoodWrite } from './sql-understanding.js';
-import { ident, seedRow } from './table-setup.js';
+import { ident, keyColumnOf, seedRow } from './table-setup.js';
 
 /**
  * The user's SQL write as a resource: parameters bound by role, `rowCount > 0` is accepted,
@@ -29,42 +29,57 @@ export class SqlResource implements ResourceAdapter {
     });
   }
 
+  /** Set while the exploration runs inside one transaction: a failing write must not abort it. */
+  inTransaction = false;
+
   async write(request: WriteRequest): Promise<WriteResult> {
     let rowCount: number;
+    if (this.inTransaction) await this.db.exec('SAVEPOINT fencelint_write');
     try {
       rowCount = (await this.db.query(this.write_.text, this.paramsFor(request))).rowCount;
     } catch (error) {
+      if (this.inTransaction) await this.db.exec('ROLLBACK TO SAVEPOINT fencelint_write');
       return { status: 'error', detail: (error as Error).message };
     }
-    return { status: rowCount > 0 ? 'accepted' : 'stale', highest: await this.storedToken(request.key) };
+    if (this.inTransaction) await this.db.exec('RELEASE SAVEPOINT fencelint_write');
+    const row = await this.row(request.key);
+    // The checker reads the value right after every write; that read is answered from this row.
+    this.rowAfterWrite = { key: request.key, row };
+    const token = row?.token;
+    return { status: rowCount > 0 ? 'accepted' : 'stale', ...(token !== null && token !== undefined ? { highest: Number(token) } : {}) };
   }
 
+  private rowAfterWrite: { key: string; row: Record<string, unknown> | undefined } | undefined;
+
   async read(key: string): Promise<string | null> {
-    const row = await this.row(key);
+    const cached = this.rowAfterWrite?.key === key ? this.rowAfterWrite : undefined;
+    this.rowAfterWrite = undefined;
+    const row = cached ? cached.row : await this.row(key);
     return row ? (row.value === null ? null : String(row.value)) : null;
   }
 
-  private async storedToken(key: string): Promise<number | undefined> {
-    if (!this.write_.tokenColumn) return undefined;
-    const row = await this.row(key);
-    return row && row.token !== null && row.token !== undefined ? Number(row.token) : undefined;
+  /** Forget the row read after the last write (the state moved under it: rollback, restart, reset). */
+  forgetCachedRow(): void {
+    this.rowAfterWrite = undefined;
   }
 
   private async row(key: string): Promise<Record<string, unknown> | undefined> {
     const w = this.write_;
     const token = w.tokenColumn ? `, ${ident(w.tokenColumn)} AS token` : '';
     const found = await this.db.query(
-      `SELECT ${ident(w.valueColumn)}::text AS value${token} FROM ${ident(w.table)} WHERE ${ident(w.keyColumn)} = $1`,
+      `SELECT ${ident(w.valueColumn)}::text AS value${token} FROM ${ident(w.table)} WHERE ${ident(keyColumnOf(w))} = $1`,
       [key],
     );
     return found.rows[0];
   }
 
   async restart(): Promise<void> {
+    this.forgetCachedRow();
     await this.db.restart();
   }
 
   async reset(): Promise<void> {
+    this.forgetCachedRow();
     await this.db.exec(`DELETE FROM ${ident(this.write_.table)}`);
     await seedRow(this.db, this.write_, this.key);
   }

@@ -67,7 +67,11 @@ export interface UnderstoodWrite {
   kind: string;
   upsert: boolean;
   table: string;
-  keyColumn: string;
+  /**
+   * The column that tells rows apart. Undefined when the statement names no key (e.g. it has no
+   * WHERE): then it is the table's primary key, or a column the checker adds (table-setup.ts).
+   */
+  keyColumn?: string;
   valueColumn: string;
   tokenColumn?: string;
   operationIdColumn?: string;
@@ -101,8 +105,8 @@ export async function understandWrite(
   dialect: SqlDialect = 'postgres',
   overrides: StatementOverrides = {},
 ): Promise<UnderstoodWrite> {
-  if (!roles.includes('value') || !roles.includes('key')) {
-    throw new BadInputError('--roles must name at least "value" and "key" (and usually "token")');
+  if (!roles.includes('value')) {
+    throw new BadInputError('--roles must name the "value" parameter (and usually "key" and "token")');
   }
   let sqlCore: SqlCore;
   try {
@@ -138,11 +142,11 @@ export async function understandWrite(
   const tokenParam = paramOf('token');
   const table = overrides.table ?? stmt.table;
   if (!table) throw new BadInputError('cannot tell which table the statement writes');
-  const keyColumn = overrides.keyColumn ?? keyColumnFor(stmt, paramOf('key')!);
+  const keyParam = paramOf('key');
+  const keyColumn = overrides.keyColumn ?? (keyParam !== undefined ? keyColumnFor(stmt, keyParam) : undefined);
   const valueColumn =
     overrides.valueColumn ??
     [...stmt.assignments, ...(stmt.insertedValues ?? [])].find((a) => a.value.params.includes(paramOf('value')!))?.column;
-  if (!keyColumn) throw new BadInputError('cannot tell which column holds the key (the "key" parameter is never compared or inserted); pass --key-column');
   if (!valueColumn) throw new BadInputError('cannot tell which column receives the value (the "value" parameter is never assigned); pass --value-column');
   const tokenColumn = overrides.tokenColumn ?? columnFor('token');
   const tokenCompared =

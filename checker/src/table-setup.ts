@@ -10,7 +10,27 @@ export type TableSource = 'schema-file' | 'catalog' | 'inferred';
  * the live database's definition of a table with the same name (structure only, no rows), else
  * inferred from the statement. Returns where the definition came from.
  */
+export const ADDED_KEY_COLUMN = 'fencelint_key';
+
 export async function createTable(scratch: ScratchSchema, write: UnderstoodWrite, schemaSql?: string): Promise<TableSource> {
+  const source = await createTableFrom(scratch, write, schemaSql);
+  if (!write.keyColumn) write.keyColumn = source === 'inferred' ? ADDED_KEY_COLUMN : await primaryKeyColumn(scratch, write.table);
+  return source;
+}
+
+async function primaryKeyColumn(scratch: ScratchSchema, table: string): Promise<string> {
+  const pk = await scratch.db.query(
+    `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+      WHERE i.indrelid = $1::regclass AND i.indisprimary`,
+    [`${scratch.name}.${ident(table)}`],
+  );
+  if (pk.rows.length !== 1) {
+    throw new BadInputError(`the statement names no key and ${table} has no single-column primary key; pass --key-column`);
+  }
+  return String(pk.rows[0].attname);
+}
+
+async function createTableFrom(scratch: ScratchSchema, write: UnderstoodWrite, schemaSql?: string): Promise<TableSource> {
   if (schemaSql !== undefined) {
     await runSchemaFile(scratch, schemaSql);
     if (!(await tableExists(scratch, write.table))) {
@@ -28,7 +48,7 @@ export async function createTable(scratch: ScratchSchema, write: UnderstoodWrite
 }
 
 export function inferredDdl(write: UnderstoodWrite): string {
-  const columns = [`${ident(write.keyColumn)} text PRIMARY KEY`, `${ident(write.valueColumn)} text`];
+  const columns = [`${ident(write.keyColumn ?? ADDED_KEY_COLUMN)} text PRIMARY KEY`, `${ident(write.valueColumn)} text`];
   if (write.tokenColumn) columns.push(`${ident(write.tokenColumn)} bigint`);
   if (write.operationIdColumn) columns.push(`${ident(write.operationIdColumn)} text`);
   return `CREATE TABLE ${ident(write.table)} (${columns.join(', ')})`;
@@ -36,7 +56,7 @@ export function inferredDdl(write: UnderstoodWrite): string {
 
 /** Put the row that every scenario starts from: value v0, token 0. */
 export async function seedRow(db: Database, write: UnderstoodWrite, key: string): Promise<void> {
-  const columns = [write.keyColumn, write.valueColumn];
+  const columns = [keyColumnOf(write), write.valueColumn];
   const values: unknown[] = [key, 'v0'];
   if (write.tokenColumn) {
     columns.push(write.tokenColumn);
@@ -117,7 +137,7 @@ async function copyStructure(scratch: ScratchSchema, original: string, table: st
     `SELECT a.attname AS column FROM pg_attrdef d
        JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
       WHERE d.adrelid = $1::regclass AND pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%'`,
-    [`${scratch.name}.${table}`],
+    [`${scratch.name}.${ident(table)}`],
   );
   for (const row of defaults.rows) {
     const column = String(row.column);
@@ -126,6 +146,11 @@ async function copyStructure(scratch: ScratchSchema, original: string, table: st
       `CREATE SEQUENCE ${ident(sequence)}; ALTER TABLE ${ident(table)} ALTER COLUMN ${ident(column)} SET DEFAULT nextval('${scratch.name}.${sequence}')`,
     );
   }
+}
+
+export function keyColumnOf(write: UnderstoodWrite): string {
+  if (!write.keyColumn) throw new Error('key column not resolved before use');
+  return write.keyColumn;
 }
 
 export function ident(name: string): string {

@@ -20,14 +20,14 @@ export const LEASE_TTL_MS = 10_000;
  * relies on that.
  */
 export class World {
-  readonly events: TimelineEvent[] = [];
-  readonly violations: Violation[] = [];
-  readonly handles = new Map<string, LeaseHandle>();
+  events: TimelineEvent[] = [];
+  violations: Violation[] = [];
+  handles = new Map<string, LeaseHandle>();
   private highestAccepted = 0;
   private expectedValue: string | null = null;
   private highestIssued = 0;
-  private readonly effects = new Map<string, number>();
-  private readonly leaseExpiry = new Map<string, number>();
+  private effects = new Map<string, number>();
+  private leaseExpiry = new Map<string, number>();
   /**
    * Shown time in seconds. Separate from the clock on purpose: the clock moves only on expire(),
    * so whether a lease is live never depends on how many other steps ran (explore.ts needs that).
@@ -43,6 +43,48 @@ export class World {
   /** Read the starting value; call once before the first step. */
   async start(): Promise<void> {
     this.expectedValue = await this.subject.resource.read(this.key);
+  }
+
+  /** Everything the next steps and the invariants depend on, to backtrack the exploration. */
+  snapshot(): WorldSnapshot {
+    return {
+      events: this.events.slice(),
+      violations: this.violations.slice(),
+      handles: new Map(this.handles),
+      highestAccepted: this.highestAccepted,
+      expectedValue: this.expectedValue,
+      highestIssued: this.highestIssued,
+      effects: new Map(this.effects),
+      leaseExpiry: new Map(this.leaseExpiry),
+      shownT: this.shownT,
+      clockMs: this.clock.now(),
+    };
+  }
+
+  restore(s: WorldSnapshot): void {
+    this.events = s.events.slice();
+    this.violations = s.violations.slice();
+    this.handles = new Map(s.handles);
+    this.highestAccepted = s.highestAccepted;
+    this.expectedValue = s.expectedValue;
+    this.highestIssued = s.highestIssued;
+    this.effects = new Map(s.effects);
+    this.leaseExpiry = new Map(s.leaseExpiry);
+    this.shownT = s.shownT;
+    this.clock.set(s.clockMs);
+  }
+
+  /** The state as far as the invariants and the next steps can tell (not the timeline). */
+  digest(): string {
+    const live = [...this.leaseExpiry.entries()].filter(([, at]) => at > this.clock.now()).map(([id, at]) => `${id}@${at - this.clock.now()}`);
+    return JSON.stringify([
+      [...this.handles.entries()].map(([w, h]) => [w, h.leaseId, h.fenceToken]),
+      this.highestAccepted,
+      this.expectedValue,
+      this.highestIssued,
+      [...this.effects.entries()],
+      live,
+    ]);
   }
 
   get broken(): boolean {
@@ -125,7 +167,7 @@ export class World {
           invariant: 'stale-write-accepted',
           message:
             token === this.highestAccepted
-              ? `a replay with the same token ${token} was accepted: the condition must be strict (fence_token < $token), not <=`
+              ? `a replay with the same token ${token} was accepted: the resource must accept only a token above the stored one (fence_token < $token, not <=)`
               : `a stale write with token ${token} was accepted after token ${this.highestAccepted}: the resource does not reject older tokens`,
         };
       }
@@ -217,6 +259,19 @@ export class World {
   get issuedHighest(): number {
     return this.highestIssued;
   }
+}
+
+export interface WorldSnapshot {
+  events: TimelineEvent[];
+  violations: Violation[];
+  handles: Map<string, LeaseHandle>;
+  highestAccepted: number;
+  expectedValue: string | null;
+  highestIssued: number;
+  effects: Map<string, number>;
+  leaseExpiry: Map<string, number>;
+  shownT: number;
+  clockMs: number;
 }
 
 function show(value: string | null): string {
