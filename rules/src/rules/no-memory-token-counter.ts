@@ -1,0 +1,77 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+import { memoryCounterAt, counterTokenPlace, type Increment } from '../core/memory-counters.js';
+import { tokenColumnSetting } from '../core/settings.js';
+import { describePlace, isStrongName, tokenStrength } from '../core/token-places.js';
+import { ValueFlow } from '../core/value-flow.js';
+import { createRule } from '../util/create-rule.js';
+
+export type Options = [{ tokenNames?: string[] }];
+export type MessageIds = 'memoryCounter';
+
+/** Counters named for fencing are token counters whatever happens to their value. */
+const FENCE_NAME = /fenc/i;
+
+export default createRule<Options, MessageIds>({
+  name: 'no-memory-token-counter',
+  meta: {
+    type: 'problem',
+    docs: {
+      description: 'Disallow fence tokens issued from a counter that lives only in process memory',
+      recommended: true,
+    },
+    messages: {
+      memoryCounter:
+        '{{where}} comes from `{{counter}}`, a counter that lives only in this process: after a restart (or on a second instance) it starts again and issues tokens an old holder already has. Take the token from a durable counter (`UPDATE … SET token = token + 1 RETURNING token`, Redis INCR with persistence, a sequence\'s `nextval`), or load the counter from a store and write it back before handing the token out.',
+    },
+    schema: [
+      {
+        type: 'object',
+        properties: {
+          tokenNames: {
+            type: 'array',
+            items: { type: 'string', minLength: 1 },
+            uniqueItems: true,
+            description: 'Extra names (exact, case-insensitive) of counters, variables, properties and columns that hold a fence token in your code, e.g. `ballot` or `leaderTerm`.',
+          },
+        },
+        additionalProperties: false,
+      },
+    ],
+  },
+  defaultOptions: [{}],
+  create(context, [options]) {
+    const sourceCode = context.sourceCode;
+    const increments: Increment[] = [];
+    const placeOptions = { extraNames: options.tokenNames ?? [], tokenColumn: tokenColumnSetting(context.settings) };
+    const isFenceName = (name: string) => (FENCE_NAME.test(name) || placeOptions.extraNames.some((n) => n.toLowerCase() === name.toLowerCase())) && isStrongName(name, placeOptions);
+    const record = (node: Increment) => {
+      increments.push(node);
+    };
+    return {
+      'UpdateExpression[operator="++"]': record,
+      'AssignmentExpression[operator="+="]': record,
+      'AssignmentExpression[operator="="][right.type="BinaryExpression"]': record,
+      'BinaryExpression[operator="+"]': (node: TSESTree.BinaryExpression) => {
+        if (node.left.type === 'Literal' || node.right.type === 'Literal') record(node);
+      },
+      'Program:exit'() {
+        if (increments.length === 0) return;
+        const flow = new ValueFlow(sourceCode);
+        for (const node of increments) {
+          const counter = memoryCounterAt(node, sourceCode, flow);
+          if (!counter || counter.loaded) continue;
+          const place = counterTokenPlace(counter, flow, (p) => tokenStrength(p, sourceCode, placeOptions) !== undefined, isFenceName);
+          if (!place) continue;
+          context.report({
+            node,
+            messageId: 'memoryCounter',
+            data: {
+              where: place === 'name' ? 'This fence token' : `The fence token in ${describePlace(place)} (line ${place.node.loc.start.line})`,
+              counter: counter.kind === 'entry' ? `${counter.label}` : counter.label,
+            },
+          });
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,343 @@
+import rule from '../../src/rules/no-memory-token-counter.js';
+import { createRuleTester } from '../rule-tester.js';
+
+const ruleTester = createRuleTester();
+
+ruleTester.run('no-memory-token-counter', rule, {
+  valid: [
+    {
+      name: 'Redis INCR issues the token',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+let grants = 0;
+export async function grant(jobId: string, workerId: string) {
+  const fencingToken = await redis.incr(\`fence:\${jobId}\`);
+  grants++;
+  return { jobId, workerId, fencingToken };
+}`,
+    },
+    {
+      name: 'UPDATE ... RETURNING issues the token',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export class LeaseAuthority {
+  private granted = 0;
+  async acquire(resource: string, owner: string) {
+    const { rows } = await pool.query('UPDATE fence_counters SET token = token + 1 WHERE resource = $1 RETURNING token', [resource]);
+    this.granted += 1;
+    return { resource, owner, token: Number(rows[0].token) };
+  }
+}`,
+    },
+    {
+      name: 'a sequence issues the epoch',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function elect(nodeId: string) {
+  const { rows } = await pool.query("SELECT nextval('leader_epoch_seq') AS epoch");
+  return { leader: nodeId, epoch: rows[0].epoch };
+}`,
+    },
+    {
+      name: 'the counter is loaded from the store at start and written back',
+      code: `import Redis from 'ioredis';
+export class FenceIssuer {
+  private lastToken = 0;
+  constructor(private readonly redis: Redis) {}
+  async init() {
+    this.lastToken = Number((await this.redis.get('fence:last')) ?? 0);
+  }
+  async next() {
+    this.lastToken++;
+    await this.redis.set('fence:last', String(this.lastToken));
+    return { fenceToken: this.lastToken };
+  }
+}`,
+    },
+    {
+      name: 'a module counter loaded from a file',
+      code: `import { readFileSync, writeFileSync } from 'node:fs';
+let lastFenceToken = JSON.parse(readFileSync('/var/lib/authority/state.json', 'utf8')).lastFenceToken as number;
+export function issue() {
+  lastFenceToken += 1;
+  writeFileSync('/var/lib/authority/state.json', JSON.stringify({ lastFenceToken }));
+  return lastFenceToken;
+}`,
+    },
+    {
+      name: 'a request counter for metrics',
+      code: `import express from 'express';
+const app = express();
+let requests = 0;
+app.use((req, res, next) => {
+  requests++;
+  next();
+});
+app.get('/metrics', (req, res) => res.send(\`http_requests_total \${requests}\`));`,
+    },
+    {
+      name: 'a retry count is local',
+      code: `export async function withRetry<T>(work: () => Promise<T>): Promise<T> {
+  let attempts = 0;
+  for (;;) {
+    try {
+      return await work();
+    } catch (err) {
+      attempts++;
+      if (attempts > 3) throw err;
+    }
+  }
+}`,
+    },
+    {
+      name: 'request ids for logs',
+      code: `import { logger } from './logger';
+let nextRequestId = 1;
+export function handle(path: string) {
+  const id = nextRequestId++;
+  logger.info({ id, path }, 'request');
+  return { id, path };
+}`,
+    },
+    {
+      name: 'JSON-RPC message sequence numbers',
+      code: `export class RpcClient {
+  private seq = 0;
+  constructor(private readonly socket: { send(data: string): void }) {}
+  call(method: string, params: unknown) {
+    this.seq++;
+    this.socket.send(JSON.stringify({ jsonrpc: '2.0', id: this.seq, method, params }));
+  }
+}`,
+    },
+    {
+      name: 'an in-process generation guard against stale async results never leaves the process',
+      code: `export class SearchBox {
+  private generation = 0;
+  private results: string[] = [];
+  async search(q: string, fetcher: (q: string) => Promise<string[]>) {
+    const gen = ++this.generation;
+    const found = await fetcher(q);
+    if (gen !== this.generation) return;
+    this.results = found;
+  }
+}`,
+    },
+    {
+      name: 'a rebalance counter printed in a log line',
+      code: `export class ShardCoordinator {
+  #rebalances = 0;
+  rebalance(consumers: string[]) {
+    this.#rebalances++;
+    console.log(\`rebalance #\${this.#rebalances}: \${consumers.length} consumers\`);
+  }
+}`,
+    },
+    {
+      name: 'the start value is injected through the constructor',
+      code: `export class TokenIssuer {
+  constructor(private lastFencingToken: number) {}
+  issue(resource: string) {
+    const fencingToken = ++this.lastFencingToken;
+    return { resource, fencingToken };
+  }
+}`,
+    },
+    {
+      name: 'a cache version bumped on invalidation',
+      code: `let cacheVersion = 0;
+export function invalidate() {
+  cacheVersion++;
+}
+export function cacheKey(key: string) {
+  return \`\${key}:v\${cacheVersion}\`;
+}`,
+    },
+    {
+      name: 'an optimistic UI version per document in a Map',
+      code: `const versions = new Map<string, number>();
+export function edit(docId: string, text: string) {
+  const version = (versions.get(docId) ?? 0) + 1;
+  versions.set(docId, version);
+  return { docId, text, version };
+}`,
+    },
+    {
+      name: 'a loop counter named like a token is still a local',
+      code: `export function tokenize(text: string) {
+  const out: Array<{ token: string; seq: number }> = [];
+  let seq = 0;
+  for (const token of text.split(' ')) out.push({ token, seq: seq++ });
+  return out;
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the fixture: a module-level counter issues fencing tokens',
+      code: `import { randomUUID } from 'node:crypto';
+let lastFencingToken = 0;
+export function grantJobLease(jobId: string, workerId: string) {
+  const fencingToken = ++lastFencingToken;
+  return { jobId, workerId, leaseId: randomUUID(), fencingToken };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4, data: { where: 'This fence token', counter: 'lastFencingToken' } }],
+    },
+    {
+      name: 'a Nest-style service with private counter = 0',
+      code: `import { Injectable } from '@nestjs/common';
+@Injectable()
+export class LeaseService {
+  private counter = 0;
+  private readonly leases = new Map<string, { owner: string; token: number; expiresAt: number }>();
+  acquire(resource: string, owner: string, ttlMs: number) {
+    this.counter++;
+    const lease = { owner, token: this.counter, expiresAt: Date.now() + ttlMs };
+    this.leases.set(resource, lease);
+    return lease;
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 7, data: { where: 'The fence token in `token` (line 8)', counter: 'this.counter' } }],
+    },
+    {
+      name: 'the fixture: an epoch from a private class field',
+      code: `export class ShardCoordinator {
+  #assignments = new Map();
+  #epoch = 0;
+  assign(shard, consumerId) {
+    const epoch = ++this.#epoch;
+    const assignment = { consumerId, epoch, assignedAt: Date.now() };
+    this.#assignments.set(shard, assignment);
+    return assignment;
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 5 }],
+    },
+    {
+      name: 'a closure variable inside an authority factory',
+      code: `export function createAuthority(ttlMs: number) {
+  let token = 0;
+  return {
+    acquire(key: string) {
+      token += 1;
+      return { key, token, expiresAt: Date.now() + ttlMs };
+    },
+  };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 5 }],
+    },
+    {
+      name: 'a Map entry per resource',
+      code: `export class LockTable {
+  private readonly tokens = new Map<string, number>();
+  lock(resource: string, owner: string) {
+    const next = (this.tokens.get(resource) ?? 0) + 1;
+    this.tokens.set(resource, next);
+    return { resource, owner, fenceToken: next };
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4, data: { where: 'The fence token in `fenceToken` (line 6)', counter: 'this.tokens' } }],
+    },
+    {
+      name: 'an object of generations per shard',
+      code: `const generations: Record<string, number> = {};
+export function claimShard(shard: string, nodeId: string) {
+  generations[shard] = (generations[shard] ?? 0) + 1;
+  return { shard, nodeId, generation: generations[shard] };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'x = x + 1 then handed out',
+      code: `let nextToken = 0;
+export function lease(resource: string) {
+  nextToken = nextToken + 1;
+  return { leaseId: resource + ':' + nextToken, fencingToken: nextToken };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'a token issuer function over a module counter',
+      code: `let counter = 0;
+export function nextFenceToken(): number {
+  return ++counter;
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3, data: { where: 'The fence token in the result of `nextFenceToken()` (line 3)', counter: 'counter' } }],
+    },
+    {
+      name: 'an Express route hands out the counter',
+      code: `import express from 'express';
+const app = express();
+let seq = 0;
+app.post('/leases/:key', (req, res) => {
+  const fencingToken = ++seq;
+  res.status(201).json({ key: req.params.key, fencingToken });
+});`,
+      errors: [{ messageId: 'memoryCounter', line: 5 }],
+    },
+    {
+      name: 'an object-literal authority counting on this',
+      code: `import { randomUUID } from 'node:crypto';
+export const authority = {
+  counter: 0,
+  acquire(key: string) {
+    return { key, leaseId: randomUUID(), token: ++this.counter };
+  },
+};`,
+      errors: [{ messageId: 'memoryCounter', line: 5 }],
+    },
+    {
+      name: 'the counter goes straight into the SQL token column',
+      code: `import { Pool } from 'pg';
+export class JobRunner {
+  private generation = 0;
+  constructor(private readonly pool: Pool) {}
+  async take(jobId: string) {
+    await this.pool.query('UPDATE jobs SET fence_token = $1, owner = $2 WHERE id = $3', [++this.generation, 'me', jobId]);
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 6 }],
+    },
+    {
+      name: 'a module-level state object for a leader epoch',
+      code: `const state = { epoch: 0, leader: '' };
+export function elect(nodeId: string) {
+  state.epoch++;
+  state.leader = nodeId;
+  return { leader: nodeId, epoch: state.epoch };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'stored in the lease row but never loaded back: a restart repeats tokens',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+let lastToken = 0;
+export async function grant(key: string, owner: string) {
+  const fenceToken = ++lastToken;
+  await pool.query('INSERT INTO leases (resource_key, owner_id, fence_token) VALUES ($1, $2, $3)', [key, owner, fenceToken]);
+  return { key, owner, fenceToken };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 5 }],
+    },
+    {
+      name: 'option tokenNames: a Paxos ballot counter',
+      options: [{ tokenNames: ['ballot'] }],
+      code: `let ballot = 0;
+export function prepare(nodeId: string) {
+  ballot += 1;
+  return { nodeId, ballot };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'a version on a lock handle from a counter',
+      code: `let version = 0;
+export function lockResource(resource: string, lock: { version: number }) {
+  lock.version = ++version;
+  return lock;
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+  ],
+});
