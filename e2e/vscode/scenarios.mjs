@@ -59,6 +59,26 @@ async function openFile(page, name) {
   await page.locator(`.tab[aria-label*="${name}"]`).waitFor({ timeout: 30_000 });
 }
 
+/**
+ * Runs a command from the palette (Quick Open in command mode), as a user would. Right after
+ * the window loads, contributed commands may not be listed yet: close and retry until they are.
+ */
+async function runCommand(page, title) {
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  await until(`"${title}" in the command palette`, async () => {
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill(`>${title}`);
+    try {
+      await row.waitFor({ timeout: 3_000 });
+      return true;
+    } catch (error) {
+      await page.keyboard.press('Escape');
+      throw error;
+    }
+  }, 60_000);
+  await page.keyboard.press('Enter');
+}
+
 /** fencelint's status bar item; VS Code prefixes the item id with the extension id. */
 const statusItem = (page) => page.locator('.statusbar-item[id$="fencelint.status"] a').first();
 
@@ -96,6 +116,39 @@ const scenarios = {
     }, 60_000);
     await shot('status-bar');
     return label;
+  },
+
+  /** "Show token flow" on the acquire: the hover names the lock and the unfenced write it reaches. */
+  async 'vscode: Show token flow lists the unfenced write under the lease'({ page, shot }) {
+    await openFile(page, FILE);
+    await squiggle(page).waitFor({ timeout: 60_000 });
+    // Line 6: `  const lock = await redlock.acquire(...)`; column 30 is inside `acquire`.
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input').fill(':6:30');
+    await page.keyboard.press('Enter');
+    await runCommand(page, 'Fencelint: Show token flow');
+    const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'fencelint: lease acquired' }).first();
+    await hover.waitFor({ timeout: 30_000 });
+    const text = await hover.innerText();
+    for (const part of ['redlock', 'line 8', 'not fenced']) {
+      if (!text.includes(part)) throw new Error(`the token-flow hover lacks "${part}": ${text}`);
+    }
+    await shot('token-flow');
+    return text.split('\n').find((line) => line.includes('line 8'))?.trim();
+  },
+
+  /** "Lint workspace" reports a file that was never opened in an editor. */
+  async 'vscode: Lint workspace reports the finding in a file that is not open'({ page, shot }) {
+    await runCommand(page, 'Fencelint: Lint workspace');
+    const notice = page.locator('.notification-toast', { hasText: /fencelint: 2 file\(s\) linted, 2 finding\(s\)/ }).first();
+    await notice.waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Control+Shift+M');
+    const row = page.locator('.markers-panel .monaco-list-row', { hasText: RULE }).filter({ hasText: 'Ln 8' });
+    await page.locator('.markers-panel .monaco-list-row', { hasText: 'credit-account.ts' }).first().waitFor({ timeout: 30_000 });
+    await until('a fencelint entry under credit-account.ts and under save-resource.ts', async () => (await row.count()) === 2);
+    if ((await page.locator('.tab[aria-label*="credit-account.ts"]').count()) !== 0) throw new Error('credit-account.ts was opened in an editor');
+    await shot('problems');
+    return (await notice.innerText()).split('\n').find((line) => line.includes('linted'));
   },
 
   /** The article's bug: squiggle, Problems entry, quick fix, save, fixed on disk, no problem left. */
