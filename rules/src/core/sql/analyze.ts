@@ -3,7 +3,7 @@
  * writes, under which condition, with which values, plus the offsets a suggestion needs.
  */
 import { byteToIndex, isSqlParserLoaded, parseSql } from './parser.js';
-import { blankMysqlWriteLimit, identityNormalization, normalizeMysql, type NormalizedSql } from './normalize.js';
+import { blankMysqlWriteLimit, normalizeMysql, normalizePostgres, type NormalizedSql } from './normalize.js';
 import { TokenView } from './tokens.js';
 import {
   Scope,
@@ -68,7 +68,7 @@ export function analyzeSql(text: string, dialect: SqlDialect = 'postgres'): SqlA
 
 function analyzeUncached(source: string, dialect: SqlDialect): SqlAnalysis | undefined {
   if (source.trim() === '') return undefined;
-  const normalized = dialect === 'mysql' ? normalizeMysql(source) : identityNormalization(source);
+  const normalized = dialect === 'mysql' ? normalizeMysql(source) : normalizePostgres(source);
   const text = normalized.text;
   let parsedText = text;
   let parsed = parseSql(text);

@@ -1,8 +1,9 @@
 /**
- * MySQL-flavoured SQL rewritten into text PostgreSQL's parser accepts, with a map back to the
- * original offsets: `?` and `??` (mysql2) and `:name` placeholders become `$1..$n` in order,
- * backtick identifiers become double-quoted, MySQL strings ("..." or with backslash escapes)
- * become PostgreSQL strings, and `#` comments become `--` comments.
+ * SQL rewritten into text PostgreSQL's parser accepts, with a map back to the original offsets.
+ * mysql: `?` and `??` (mysql2) and `:name` placeholders become `$1..$n` in order, backtick
+ * identifiers become double-quoted, MySQL strings ("..." or with backslash escapes) become
+ * PostgreSQL strings, and `#` comments become `--` comments.
+ * postgres: pg-promise named variables (`${name}`, `$(name)`, `$<name>`...) become `$n`.
  */
 
 import { scanSql } from './parser.js';
@@ -34,26 +35,10 @@ export function identityNormalization(text: string): NormalizedSql {
 }
 
 export function normalizeMysql(source: string): NormalizedSql {
-  const pieces: Piece[] = [];
-  let out = '';
-  let copyFrom = 0;
+  const w = new Rewriter(source);
   let next = 1;
   const paramNames: Record<string, number> = {};
   const positionalOffsets: number[] = [];
-
-  const flush = (upTo: number): void => {
-    if (upTo > copyFrom) {
-      pieces.push({ out: out.length, src: copyFrom, outLen: upTo - copyFrom, srcLen: upTo - copyFrom, copied: true });
-      out += source.slice(copyFrom, upTo);
-      copyFrom = upTo;
-    }
-  };
-  const replace = (start: number, end: number, text: string): void => {
-    flush(start);
-    pieces.push({ out: out.length, src: start, outLen: text.length, srcLen: end - start, copied: false });
-    out += text;
-    copyFrom = end;
-  };
 
   let i = 0;
   const n = source.length;
@@ -65,7 +50,7 @@ export function normalizeMysql(source: string): NormalizedSql {
       const escaped = body.includes('\\');
       if (c === '"' || escaped) {
         const pgBody = c === '"' ? doubleQuotedBody(body) : body;
-        replace(i, end, `${escaped ? 'E' : ''}'${pgBody}'`);
+        w.replace(i, end, `${escaped ? 'E' : ''}'${pgBody}'`);
       }
       i = end;
     } else if (c === '`') {
@@ -83,12 +68,12 @@ export function normalizeMysql(source: string): NormalizedSql {
         }
         name += source[j++];
       }
-      replace(i, j, `"${name.replace(/"/g, '""')}"`);
+      w.replace(i, j, `"${name.replace(/"/g, '""')}"`);
       i = j;
     } else if (c === '-' && source[i + 1] === '-') {
       i = lineEnd(source, i);
     } else if (c === '#') {
-      replace(i, i + 1, '--');
+      w.replace(i, i + 1, '--');
       i = lineEnd(source, i);
     } else if (c === '/' && source[i + 1] === '*') {
       const close = source.indexOf('*/', i + 2);
@@ -97,45 +82,137 @@ export function normalizeMysql(source: string): NormalizedSql {
       const identifier = source[i + 1] === '?';
       const len = identifier ? 2 : 1;
       const param = `$${next++}`;
-      flush(i);
-      positionalOffsets.push(out.length);
-      replace(i, i + len, identifier ? `"${param}"` : param);
+      positionalOffsets.push(w.replace(i, i + len, identifier ? `"${param}"` : param));
       i += len;
     } else if (c === ':' && source[i + 1] !== ':' && source[i - 1] !== ':' && /[A-Za-z_]/.test(source[i + 1] ?? '')) {
       let j = i + 1;
       while (j < n && /\w/.test(source[j])) j++;
       const name = source.slice(i + 1, j);
       paramNames[name] ??= next++;
-      replace(i, j, `$${paramNames[name]}`);
+      w.replace(i, j, `$${paramNames[name]}`);
       i = j;
     } else {
       i++;
     }
   }
-  flush(n);
-  pieces.push({ out: out.length, src: n, outLen: 0, srcLen: 0, copied: true });
+  return w.finish(paramNames, positionalOffsets);
+}
 
-  return {
-    text: out,
-    paramNames,
-    positionalOffsets,
-    toSourceOffset(offset) {
-      if (offset < 0 || offset > out.length) return undefined;
-      let lo = 0;
-      let hi = pieces.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (pieces[mid].out <= offset) lo = mid;
-        else hi = mid - 1;
+const PG_PROMISE_OPEN: Record<string, string> = { '{': '}', '(': ')', '<': '>', '[': ']', '/': '/' };
+const PG_PROMISE_VARIABLE = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*(\^|~|#|:raw|:value|:name|:alias|:json|:csv|:list)?\s*$/;
+
+/**
+ * pg-promise named variables in PostgreSQL text (`${name}`, `$(name)`, `$<name>`, `$[name]`,
+ * `$/name/`, with `:name`/`~` for identifiers and other modifiers) become `$n` (a repeated name
+ * keeps its n, numbered past any `$n` written) or, for identifiers, a quoted name.
+ * Text without them is returned unchanged.
+ */
+export function normalizePostgres(source: string): NormalizedSql {
+  if (!/\$[{(<[/]/.test(source)) return identityNormalization(source);
+  const w = new Rewriter(source);
+  const paramNames: Record<string, number> = {};
+  let next = Math.max(0, ...[...source.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))) + 1;
+  let i = 0;
+  const n = source.length;
+  while (i < n) {
+    const c = source[i];
+    if (c === "'" || c === '"') {
+      // PostgreSQL strings and identifiers: the closing quote doubled is an escaped quote.
+      let j = i + 1;
+      const escapes = c === "'" && /[eE]/.test(source[i - 1] ?? '');
+      while (j < n) {
+        if (escapes && source[j] === '\\') j += 2;
+        else if (source[j] === c) {
+          if (source[j + 1] === c) j += 2;
+          else break;
+        } else j++;
       }
-      // An offset on a boundary belongs to the piece that starts there; both sides agree on it.
-      const p = pieces[lo];
-      if (p.copied) return p.src + (offset - p.out);
-      if (offset === p.out) return p.src;
-      if (offset === p.out + p.outLen) return p.src + p.srcLen;
-      return undefined;
-    },
-  };
+      i = j + 1;
+    } else if (c === '-' && source[i + 1] === '-') {
+      i = lineEnd(source, i);
+    } else if (c === '/' && source[i + 1] === '*') {
+      const close = source.indexOf('*/', i + 2);
+      i = close < 0 ? n : close + 2;
+    } else if (c === '$' && PG_PROMISE_OPEN[source[i + 1]]) {
+      const close = source.indexOf(PG_PROMISE_OPEN[source[i + 1]], i + 2);
+      const match = close > 0 ? PG_PROMISE_VARIABLE.exec(source.slice(i + 2, close)) : null;
+      if (!match) {
+        i++;
+        continue;
+      }
+      const [, name, modifier] = match;
+      if (modifier === ':name' || modifier === ':alias' || modifier === '~') w.replace(i, close + 1, `"${name}"`);
+      else {
+        paramNames[name] ??= next++;
+        w.replace(i, close + 1, `$${paramNames[name]}`);
+      }
+      i = close + 1;
+    } else if (c === '$') {
+      // Dollar-quoted string: $tag$ ... $tag$
+      const tag = /^\$[A-Za-z_]?\w*\$/.exec(source.slice(i))?.[0];
+      if (tag && !/^\$\d/.test(tag)) {
+        const close = source.indexOf(tag, i + tag.length);
+        i = close < 0 ? n : close + tag.length;
+      } else i++;
+    } else {
+      i++;
+    }
+  }
+  return w.finish(paramNames, []);
+}
+
+/** Builds rewritten text from the source, remembering where each piece came from. */
+class Rewriter {
+  private readonly pieces: Piece[] = [];
+  private out = '';
+  private copyFrom = 0;
+
+  constructor(private readonly source: string) {}
+
+  private flush(upTo: number): void {
+    if (upTo > this.copyFrom) {
+      this.pieces.push({ out: this.out.length, src: this.copyFrom, outLen: upTo - this.copyFrom, srcLen: upTo - this.copyFrom, copied: true });
+      this.out += this.source.slice(this.copyFrom, upTo);
+      this.copyFrom = upTo;
+    }
+  }
+
+  /** Replaces source[start, end) by `text`; returns the output offset of `text`. */
+  replace(start: number, end: number, text: string): number {
+    this.flush(start);
+    const at = this.out.length;
+    this.pieces.push({ out: at, src: start, outLen: text.length, srcLen: end - start, copied: false });
+    this.out += text;
+    this.copyFrom = end;
+    return at;
+  }
+
+  finish(paramNames: Record<string, number>, positionalOffsets: number[]): NormalizedSql {
+    this.flush(this.source.length);
+    const { pieces, out } = this;
+    pieces.push({ out: out.length, src: this.source.length, outLen: 0, srcLen: 0, copied: true });
+    return {
+      text: out,
+      paramNames,
+      positionalOffsets,
+      toSourceOffset(offset) {
+        if (offset < 0 || offset > out.length) return undefined;
+        let lo = 0;
+        let hi = pieces.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (pieces[mid].out <= offset) lo = mid;
+          else hi = mid - 1;
+        }
+        // An offset on a boundary belongs to the piece that starts there; both sides agree on it.
+        const p = pieces[lo];
+        if (p.copied) return p.src + (offset - p.out);
+        if (offset === p.out) return p.src;
+        if (offset === p.out + p.outLen) return p.src + p.srcLen;
+        return undefined;
+      },
+    };
+  }
 }
 
 /** End (exclusive) of the MySQL string starting at `start`: backslash escapes and doubled quotes. */

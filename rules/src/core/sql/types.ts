@@ -74,14 +74,17 @@ export interface SqlStatementInfo {
 }
 
 export interface SqlAnalysis {
-  /** The SQL as parsed: for 'mysql', with `?`/`:name` as `$n` and backticks as double quotes. */
+  /**
+   * The SQL as parsed: for 'mysql', with `?`/`:name` as `$n` and backticks as double quotes; for
+   * 'postgres', with pg-promise variables (`${name}`, `$<name>`...) as `$n`.
+   */
   text: string;
-  /** The SQL as given. Equal to `text` for 'postgres'. */
+  /** The SQL as given. Equal to `text` unless placeholders were rewritten. */
   source: string;
   dialect: SqlDialect;
   /** Top-level statements in order, then the data-modifying statements nested in their CTEs. */
   statements: SqlStatementInfo[];
-  /** mysql named placeholders: `:name` -> n of the `$n` it became. */
+  /** Named placeholders (mysql `:name`, pg-promise `${name}`) -> n of the `$n` they became. */
   paramNames: Record<string, number>;
   /** Number of positional `?` placeholders in the source (mysql); 0 for postgres. */
   positionalParams: number;

@@ -353,6 +353,23 @@ describe('bad input', () => {
   });
 });
 
+describe('pg-promise named variables', () => {
+  it('numbers named variables in every bracket style, reusing a repeated name', () => {
+    const sql = 'UPDATE resource_state SET value = ${value}, fence_token = $(token) WHERE resource_key = $<key> AND fence_token < $[token]';
+    const a = analyze(sql);
+    expect(a.text).toBe('UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3 AND fence_token < $2');
+    expect(a.paramNames).toEqual({ value: 1, token: 2, key: 3 });
+    expect(conds(a.statements[0])).toEqual(['resource_key = [3]', 'fence_token < [2]']);
+    expect(a.toSourceOffset(a.text.indexOf('WHERE'))).toBe(sql.indexOf('WHERE'));
+  });
+
+  it('numbers names past written $n, reads :name as an identifier, and leaves quoted text alone', () => {
+    const a = analyze("UPDATE ${table:name} SET v = $1, note = '${not.a.variable}' WHERE id = ${job.id} AND body = $fn$ ${x} $fn$");
+    expect(a.text).toBe('UPDATE "table" SET v = $1, note = \'${not.a.variable}\' WHERE id = $2 AND body = $fn$ ${x} $fn$');
+    expect(a.paramNames).toEqual({ 'job.id': 2 });
+  });
+});
+
 describe('mysql dialect', () => {
   it('numbers ? placeholders and reads backtick identifiers', () => {
     const sql = 'UPDATE `resource_state` SET `value` = ?, fence_token = ? WHERE resource_key = ? AND `fence_token` < ?';

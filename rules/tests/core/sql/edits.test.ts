@@ -145,6 +145,12 @@ describe('planFenceEdit', () => {
     );
   });
 
+  it('edits pg-promise text in place with a named variable', () => {
+    expect(fenced('UPDATE jobs SET state = ${state} WHERE id = ${id}', { tokenPlaceholder: '${token}' })).toBe(
+      'UPDATE jobs SET state = ${state}, fence_token = ${token} WHERE id = ${id} AND fence_token < ${token}',
+    );
+  });
+
   it('gives one edit with two placeholders when SET and WHERE meet', () => {
     const analysis = analyzeSql('UPDATE t SET v = ?', 'mysql')!;
     const edits = planFenceEdit(analysis, analysis.statements[0], { column: 'fence_token', tokenPlaceholder: '?', compare: true, store: true });
