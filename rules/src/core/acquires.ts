@@ -24,6 +24,8 @@ import {
   LOCK_RECEIVER_NAME,
   REDIS_SET_NX_ADVICE,
   WITH_LOCK_FUNCTION,
+  LEASE_TABLE_ADVICE,
+  LEASE_TABLE_WRITE,
   type CallbackMethod,
   type LockModel,
 } from './models/locks.js';
@@ -52,8 +54,10 @@ export interface AcquireSite {
   range: TSESTree.Range;
   /** The call that ends the critical section, if found. */
   release?: TSESTree.CallExpression;
-  /** For SET NX locks: the source text of the key, to match its release. */
+  /** For SET NX locks: the source text of the key, to match its release; for lease tables, the table. */
   lockKeyText?: string;
+  /** How messages name the acquire, as Markdown: `` `redlock.acquire` ``, `` a `job_leases` row ``. */
+  label: string;
 }
 
 function isNxFlag(node: Node): boolean {
@@ -207,6 +211,8 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
 
   const head = sqlHead(call);
   if (head && ADVISORY_LOCK.test(head)) return { library: 'pg-advisory-lock', advice: ADVISORY_LOCK_ADVICE };
+  const leaseTable = head ? LEASE_TABLE_WRITE.exec(head) : null;
+  if (leaseTable) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable[1].toLowerCase() };
   // `withLock(key, async () => { ... })`: the helper's name says the callback runs under a lock.
   if (WITH_LOCK_FUNCTION.test(method)) {
     const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
@@ -260,7 +266,7 @@ function handleTokenUse(binding: ReturnType<typeof bindingOf>, input: AcquireFin
 }
 
 /** The last release of this lock that follows the acquire within the same function. */
-function findRelease(site: Omit<AcquireSite, 'range' | 'id'> & { start: number }, model: LockModel | undefined, input: AcquireFinderInput): TSESTree.CallExpression | undefined {
+function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start: number }, model: LockModel | undefined, input: AcquireFinderInput): TSESTree.CallExpression | undefined {
   let found: TSESTree.CallExpression | undefined;
   const scopeRange = bodyRange(site.scope);
   for (const call of input.calls) {
@@ -274,6 +280,9 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id'> & { start: number }
     if (site.library === 'pg-advisory-lock') {
       const head = sqlHead(call);
       isRelease = !!head && ADVISORY_UNLOCK.test(head);
+    } else if (site.library === 'sql-lease-table') {
+      const head = sqlHead(call);
+      isRelease = !!head && new RegExp(`^\\s*delete\\s+from\\s+(?:"?\\w+"?\\.)?"?${site.lockKeyText}"?\\b`, 'i').test(head);
     } else if (site.library === 'redis-set-nx') {
       const first = call.arguments[0];
       isRelease =
@@ -317,7 +326,17 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const scope = callback ?? enclosingFunction(call) ?? input.program;
     // A lock object created inline (`await client.lock(k).acquire()`) is handled through the result binding.
     const handleKey = candidate.selfHandle ? (authorityKey ?? use.key) : use.key;
+    const callee = input.sourceText(call.callee).replace(/\s+/g, '');
+    const label =
+      candidate.library === 'pg-advisory-lock'
+        ? '`pg_advisory_lock`'
+        : candidate.library === 'sql-lease-table'
+          ? `a \`${candidate.lockKeyText}\` row`
+          : candidate.library === 'redis-set-nx'
+            ? `\`${callee}(… NX)\``
+            : `\`${callee}\``;
     const base = {
+      label,
       node: call,
       library: candidate.library,
       handleKey,

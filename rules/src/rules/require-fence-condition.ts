@@ -56,9 +56,9 @@ export default createRule<Options, MessageIds>({
     hasSuggestions: true,
     messages: {
       missingFence:
-        'This write runs under the lock taken by `{{acquire}}` on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. Compare and store the token in the write itself ({{example}}) and treat "0 rows" as stale.',
+        'This write runs under the lock taken by {{acquire}} on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. Compare and store the token in the write itself ({{example}}) and treat "0 rows" as stale.',
       missingFenceNoToken:
-        'This write runs under the lock taken by `{{acquire}}` on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. No fence token is in scope here; {{advice}}, then compare and store it in the write ({{example}}).',
+        'This write runs under the lock taken by {{acquire}} on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. No fence token is in scope here; {{advice}}, then compare and store it in the write ({{example}}).',
       tokenNotStored:
         'This write compares `{{column}}` but does not store the new token, so after a newer holder writes, an older token still passes the check. Set `{{column}}` to the token in the same statement.',
       addFenceCondition: 'Fence this write: compare and store `{{column}}` with `{{token}}`.',
@@ -101,7 +101,7 @@ export default createRule<Options, MessageIds>({
           const storedColumn = write.sink === 'sql' ? write.verdicts.find((v) => v.tokenCompared && !v.tokenStored)?.column : write.verdict.column;
           const example = exampleFor(write, column);
           const data = {
-            acquire: context.sourceCode.getText(acquire.node.callee).replace(/\s+/g, ''),
+            acquire: acquire.label,
             line: acquire.node.loc.start.line,
             example,
             advice: acquire.advice,

@@ -985,5 +985,23 @@ export async function save(key: string, value: string) {
 }`,
       errors: [{ messageId: 'missingFenceNoToken', line: 6, suggestions: [] }],
     },
+    {
+      name: "a lease kept as a row in a lock table is a lock too",
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function runJob(jobId: string, workerId: string, output: string) {
+  const { rowCount } = await pool.query(
+    \`INSERT INTO job_leases (job_id, owner, expires_at) VALUES ($1, $2, now() + interval '30 seconds')
+     ON CONFLICT (job_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+     WHERE job_leases.expires_at < now()\`,
+    [jobId, workerId],
+  );
+  if (rowCount === 0) return;
+  await pool.query('UPDATE job_results SET output = $1 WHERE job_id = $2', [output, jobId]);
+  await pool.query('DELETE FROM job_leases WHERE job_id = $1 AND owner = $2', [jobId, workerId]);
+}
+`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 12, suggestions: [] }],
+    },
   ],
 });

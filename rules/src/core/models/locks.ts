@@ -122,6 +122,9 @@ export const REDIS_SET_NX_ADVICE = `a Redis key set with NX carries no fence tok
 
 export const ADVISORY_LOCK_FUNCTIONS = ['pg_advisory_lock', 'pg_try_advisory_lock', 'pg_advisory_xact_lock', 'pg_try_advisory_xact_lock'];
 export const ADVISORY_UNLOCK_FUNCTIONS = ['pg_advisory_unlock', 'pg_advisory_unlock_all'];
+/** A lease kept as a row: `INSERT INTO locks ...` / `UPDATE job_leases SET owner = ...` takes it, `DELETE` ends it. */
+export const LEASE_TABLE_WRITE = /^\s*(?:insert\s+into|update)\s+(?:"?\w+"?\.)?"?((?:\w+_)?(?:locks?|leases?|mutex(?:es)?))"?[\s(]/i;
+export const LEASE_TABLE_ADVICE = `a lease row identifies its holder but orders nothing: add a token column the acquire increments, or ${DURABLE_COUNTER}`;
 export const ADVISORY_LOCK_ADVICE = `PostgreSQL advisory locks belong to a session, carry no token and are easily lost through a connection pool: ${DURABLE_COUNTER}`;
 
 /** Shape of a user's own authority: acquire methods whose result carries a token. */
