@@ -1001,7 +1001,7 @@ export async function runJob(jobId: string, workerId: string, output: string) {
   await pool.query('DELETE FROM job_leases WHERE job_id = $1 AND owner = $2', [jobId, workerId]);
 }
 `,
-      errors: [{ messageId: 'missingFenceNoToken', line: 12, suggestions: [] }],
+      errors: [{ messageId: 'missingFenceNoToken', line: 11, suggestions: [] }],
     },
   ],
 });
