@@ -1,0 +1,397 @@
+/**
+ * The read-then-update gap: a write whose safety rests on an earlier, separate check.
+ *
+ * - a stored token or version is read by one statement (`SELECT fence_token`, Prisma
+ *   `findUnique`, Redis `GET`), compared in application code, then written by another;
+ * - a lease-validity check guards the write (`lock.expiration > Date.now()`,
+ *   `await lock.isValid()`, `await lease.ttl()`, `(await redis.get(lockKey)) === me`), or the
+ *   lease is extended just before it.
+ *
+ * A pause between check and write lets a newer holder write first. A write that carries the
+ * comparison itself (a conditional UPDATE, a filter on the token) is not a finding, nor is a
+ * `SELECT ... FOR UPDATE` and the UPDATE on the same client, nor a SERIALIZABLE transaction.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, calleeObject, enclosingFunction, memberName, receiverPath, unwrap, type Node } from './ast.js';
+import type { AcquireSite } from './acquires.js';
+import type { FileAnalysis } from './file-analysis.js';
+import { comparisonsOfValue, guardsOf, inRegions, isComparison, readsOf, restOfBlock, type Guard } from './guards.js';
+import { judgeKnexWrite, readKnexWrite } from './knex-writes.js';
+import { EXPIRY_MEMBER, GENERIC_EXTEND_METHOD, GENERIC_VALIDITY_MEMBER, REMAINING_TIME_MEMBER, type LockModel } from './models/locks.js';
+import { DYNAMO_READ_COMMAND, KEY_VALUE_READ_METHOD, KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, TOKEN_KEY_TEXT, VERSION_FIELD } from './models/record-reads.js';
+import { isHandleTokenName, isTokenColumnName } from './models/token-names.js';
+import { camel, judgeObjectWrite, readObjectWrite } from './object-writes.js';
+import { receiverKey } from './receivers.js';
+import { keyText, RedisLockKeys } from './redis-locks.js';
+import { isProtectedWrite, judgeWrite, readSqlCall } from './sql-writes.js';
+
+export type CheckKind = 'storedToken' | 'leaseValidity' | 'leaseExtend';
+export type WriteSink = 'sql' | 'knex' | 'object' | 'redis';
+
+export interface GuardedWrite {
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  sink: WriteSink;
+  /** Table, model path or key the write targets, when known. */
+  target?: string;
+  /** Receiver of the write (`client`, `tx`), for the same-client FOR UPDATE exception. */
+  receiver?: string;
+  /** Whether the write's own condition compares the given field (or any token). */
+  carriesComparison(field: string | undefined): boolean;
+  /** Columns or properties the write stores. */
+  stores: string[];
+}
+
+export interface CheckThenWrite {
+  kind: CheckKind;
+  /** The check: the comparison, the validity call or the extend call. */
+  check: Node;
+  write: GuardedWrite;
+  /** The stored field that was compared, for stored-token checks. */
+  field?: string;
+}
+
+interface Check {
+  kind: CheckKind;
+  node: Node;
+  regions: TSESTree.Range[];
+  field?: string;
+  /** Stored-token reads: target of the read, and its FOR UPDATE receiver. */
+  readTarget?: string;
+  readSink?: WriteSink;
+  forUpdateReceiver?: string;
+  /** Extend: only the first write after it counts ("immediately before writing"). */
+  firstOnly?: boolean;
+}
+
+const CLOCK_CALL = /^(?:now)$/;
+
+function isTokenField(field: string | undefined, tokenColumn: string): boolean {
+  if (!field) return false;
+  return field === tokenColumn || field === camel(tokenColumn) || isTokenColumnName(field) || isHandleTokenName(field) || VERSION_FIELD.test(field);
+}
+
+function receiverOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): string | undefined {
+  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) return receiverKey(node.tag);
+  const object = calleeObject(node);
+  return object ? receiverKey(object) ?? receiverPath(object).join('.') : undefined;
+}
+
+/** Classifies a call as a write to a shared store, with what it targets and whether it compares in itself. */
+function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, analysis: FileAnalysis, sourceCode: SourceCode, locks: RedisLockKeys): GuardedWrite | undefined {
+  const isToken = (n: Node) => analysis.tracer.isToken(n);
+  const receiver = receiverOf(node);
+  if (node.type === AST_NODE_TYPES.CallExpression) {
+    const knex = readKnexWrite(node, analysis.receivers);
+    if (knex) {
+      return {
+        node, sink: 'knex', target: knex.table, receiver, stores: knex.values?.properties.flatMap((p) => (p.type === AST_NODE_TYPES.Property && p.key.type === AST_NODE_TYPES.Identifier ? [p.key.name] : [])) ?? [],
+        carriesComparison: (field) => judgeKnexWrite(knex, field ?? analysis.tokenColumn, isToken).tokenCompared || judgeKnexWrite(knex, analysis.tokenColumn, isToken).tokenCompared,
+      };
+    }
+    const first = node.arguments[0];
+    const object = first && unwrap(first).type === AST_NODE_TYPES.NewExpression ? readObjectWrite(unwrap(first) as TSESTree.NewExpression) : readObjectWrite(node);
+    if (object) {
+      const path = calleeObject(node);
+      return {
+        node, sink: 'object', target: path ? receiverPath(path).join('.') : undefined, receiver, stores: [],
+        carriesComparison: (field) => judgeObjectWrite(object, field ?? analysis.tokenColumn, isToken).tokenCompared || judgeObjectWrite(object, analysis.tokenColumn, isToken).tokenCompared,
+      };
+    }
+    const method = calleeName(node) ?? '';
+    const callee = calleeObject(node);
+    if (KEY_VALUE_WRITE_METHOD.test(method) && callee && first && first.type !== AST_NODE_TYPES.SpreadElement) {
+      const kind = analysis.receivers.kindOf(callee);
+      const redisLike = kind?.type === 'redis' || (!kind && /(?:redis|valkey)/i.test(receiverPath(callee).join('.')));
+      // SET NX takes a lock; it is not the write a check guards.
+      if (redisLike && !locks.sites.some((s) => s.call === node)) {
+        return { node, sink: 'redis', target: keyText(first, sourceCode), receiver, stores: [], carriesComparison: () => false };
+      }
+    }
+  }
+  const call = readSqlCall(node, sourceCode);
+  if (!call) return undefined;
+  const statements = call.source.analysis.statements.filter(isProtectedWrite);
+  if (statements.length === 0) return undefined;
+  return {
+    node, sink: 'sql', target: statements[0].table, receiver, stores: statements.flatMap((s) => s.assignments.map((a) => a.column)),
+    carriesComparison: (field) =>
+      statements.every((s) => judgeWrite(s, call, { tokenColumn: analysis.tokenColumn, isTokenValue: isToken }).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length > 0))),
+  };
+}
+
+/** Stored-token reads and their comparisons: SQL SELECT, record finds, key-value GETs of token keys. */
+function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: RedisLockKeys, out: Check[]): void {
+  const nodes = [...analysis.calls, ...analysis.taggedTemplates];
+  for (const node of nodes) {
+    let readTarget: string | undefined;
+    let readSink: WriteSink | undefined;
+    let selected: string[] = [];
+    let forUpdateReceiver: string | undefined;
+    let keyField: string | undefined;
+    if (node.type === AST_NODE_TYPES.CallExpression) {
+      const method = calleeName(node) ?? '';
+      const object = calleeObject(node);
+      const first = node.arguments[0];
+      if (object && RECORD_READ_METHOD.test(method)) {
+        readSink = 'object';
+        readTarget = receiverPath(object).join('.');
+      } else if (object && KEY_VALUE_READ_METHOD.test(method) && first && first.type !== AST_NODE_TYPES.SpreadElement && unwrap(first).type !== AST_NODE_TYPES.ObjectExpression) {
+        const kind = analysis.receivers.kindOf(object);
+        if (kind && kind.type !== 'redis') continue;
+        // A GET of a lock key is a lease check (below), not a stored token.
+        if (locks.isLockKey(first)) continue;
+        const text = sourceCode.getText(first);
+        if (!TOKEN_KEY_TEXT.test(text) && !TOKEN_KEY_TEXT.test(keyText(first, sourceCode))) continue;
+        readSink = 'redis';
+        readTarget = keyText(first, sourceCode);
+        keyField = 'token';
+      } else if (first && unwrap(first).type === AST_NODE_TYPES.NewExpression && DYNAMO_READ_COMMAND.test(calleeName(unwrap(first) as TSESTree.NewExpression) ?? '')) {
+        readSink = 'object';
+      }
+    }
+    if (!readSink) {
+      if (!/select/i.test(sourceCode.getText(node).slice(0, 400))) continue;
+      const call = readSqlCall(node, sourceCode);
+      const select = call?.source.analysis.statements.find((s) => s.kind === 'select');
+      if (!call || !select || call.source.analysis.statements.some((s) => s.kind !== 'select')) continue;
+      readSink = 'sql';
+      readTarget = select.table;
+      selected = select.selectedColumns;
+      if (select.forUpdate) forUpdateReceiver = receiverOf(node) ?? '';
+    }
+    for (const { comparison, field } of comparisonsOfValue(node, sourceCode)) {
+      const compared = field ?? keyField ?? (selected.length === 1 ? selected[0] : undefined);
+      if (!isTokenField(compared, analysis.tokenColumn) && keyField === undefined) continue;
+      for (const guard of guardsOf(comparison, sourceCode)) {
+        out.push({ kind: 'storedToken', node: comparison, regions: guard.regions, field: keyField ? undefined : compared, readTarget, readSink, forUpdateReceiver });
+      }
+    }
+  }
+}
+
+/** Handles of the file's acquires, with their lock model. */
+function handleModels(analysis: FileAnalysis): Map<string, LockModel | undefined> {
+  const handles = new Map<string, LockModel | undefined>();
+  for (const site of analysis.acquires) {
+    const model = analysis.receivers.models.find((m) => m.id === site.library);
+    if (site.handleKey) handles.set(site.handleKey, model);
+  }
+  return handles;
+}
+
+function isLeaseHandle(node: Node, analysis: FileAnalysis, handles: Map<string, LockModel | undefined>): boolean {
+  const key = receiverKey(node);
+  if (key !== undefined && handles.has(key)) return true;
+  const kind = analysis.receivers.kindOf(node);
+  if (kind?.type === 'lockObject') return true;
+  return analysis.tracer.isHandle(node);
+}
+
+function modelOf(node: Node, analysis: FileAnalysis, handles: Map<string, LockModel | undefined>): LockModel | undefined {
+  const key = receiverKey(node);
+  if (key !== undefined && handles.get(key)) return handles.get(key);
+  const kind = analysis.receivers.kindOf(node);
+  return kind?.type === 'lockObject' || kind?.type === 'authority' ? kind.model : undefined;
+}
+
+function isValidityMember(name: string, model: LockModel | undefined): boolean {
+  return GENERIC_VALIDITY_MEMBER.test(name) || (model?.validity.includes(name) ?? false);
+}
+
+function isExpiryMember(name: string, model: LockModel | undefined): boolean {
+  return EXPIRY_MEMBER.test(name) || (model?.validity.includes(name) === true && /expir/i.test(name));
+}
+
+/** `Date.now()`, `performance.now()`, `new Date()`, `Date.now() + margin`. */
+function isClock(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.BinaryExpression && (n.operator === '+' || n.operator === '-')) return isClock(n.left) || isClock(n.right);
+  if (n.type === AST_NODE_TYPES.NewExpression) return n.callee.type === AST_NODE_TYPES.Identifier && n.callee.name === 'Date' && n.arguments.length === 0;
+  if (n.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(n.callee);
+    if (callee.type === AST_NODE_TYPES.MemberExpression && CLOCK_CALL.test(memberName(callee) ?? '')) return /^(?:Date|performance)$/.test(receiverPath(callee.object).join('.'));
+    if (callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'getTime') return isClock(callee.object);
+    return false;
+  }
+  return n.type === AST_NODE_TYPES.Identifier && /^(?:now|nowMs|currentTime|timestamp)$/.test(n.name);
+}
+
+/** The expiry member a comparison reads off a handle (`lock.expiration`, `lease.expiresAt.getTime()`). */
+function expiryOperand(node: Node, analysis: FileAnalysis, handles: Map<string, LockModel | undefined>): boolean {
+  let n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.BinaryExpression && (n.operator === '+' || n.operator === '-')) return expiryOperand(n.left, analysis, handles) || expiryOperand(n.right, analysis, handles);
+  if (n.type === AST_NODE_TYPES.CallExpression) {
+    const callee = unwrap(n.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression || !/^(?:getTime|valueOf|toMillis|unix)$/.test(memberName(callee) ?? '')) return false;
+    n = unwrap(callee.object);
+  }
+  if (n.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const name = memberName(n);
+  return !!name && isExpiryMember(name, modelOf(n.object, analysis, handles)) && isLeaseHandle(n.object, analysis, handles);
+}
+
+function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: RedisLockKeys, out: Check[]): void {
+  const handles = handleModels(analysis);
+  const push = (kind: CheckKind, node: Node, guards: Guard[]) => {
+    for (const guard of guards) out.push({ kind, node, regions: guard.regions });
+  };
+  for (const call of analysis.calls) {
+    const method = calleeName(call) ?? '';
+    const object = calleeObject(call);
+    if (!object) continue;
+    // `lock.expiration > Date.now()`: found from the clock call.
+    if (isClock(call) && call.parent) {
+      let top: Node = call;
+      while (top.parent && top.parent.type === AST_NODE_TYPES.BinaryExpression && !isComparison(top.parent)) top = top.parent;
+      const comparison = top.parent;
+      if (comparison && isComparison(comparison) && expiryOperand(comparison.left === top ? comparison.right : comparison.left, analysis, handles)) {
+        push('leaseValidity', comparison, guardsOf(comparison, sourceCode));
+      }
+      continue;
+    }
+    // `await lock.isValid()`, `await lease.ttl()`, `redlock.extend(lock, ttl)`.
+    const model = modelOf(object, analysis, handles);
+    if ((isValidityMember(method, model) || REMAINING_TIME_MEMBER.test(method)) && isLeaseHandle(object, analysis, handles)) {
+      push('leaseValidity', call, guardsOf(call, sourceCode));
+      continue;
+    }
+    // `redis.pttl(lockKey) > 0`, `(await redis.get(lockKey)) === me`.
+    const first = call.arguments[0];
+    if (first && first.type !== AST_NODE_TYPES.SpreadElement && locks.isLockKey(first) && analysis.receivers.kindOf(object)?.type !== 'authority') {
+      if (/^(?:pttl|ttl|PTTL|TTL|exists|EXISTS)$/.test(method)) {
+        push('leaseValidity', call, guardsOf(call, sourceCode));
+        continue;
+      }
+      if (KEY_VALUE_READ_METHOD.test(method)) {
+        for (const { comparison, other } of comparisonsOfValue(call, sourceCode)) {
+          const o = unwrap(other);
+          if (o.type === AST_NODE_TYPES.Literal || (o.type === AST_NODE_TYPES.Identifier && o.name === 'undefined')) continue;
+          push('leaseValidity', comparison, guardsOf(comparison, sourceCode));
+        }
+        continue;
+      }
+    }
+    const extendNames = model?.extend ?? [];
+    const onHandle = isLeaseHandle(object, analysis, handles);
+    const onAuthority = analysis.receivers.kindOf(object)?.type === 'authority' && call.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && isLeaseHandle(a, analysis, handles));
+    if ((extendNames.includes(method) || GENERIC_EXTEND_METHOD.test(method)) && (onHandle || onAuthority)) {
+      const guards = guardsOf(call, sourceCode);
+      if (guards.length > 0) push('leaseExtend', call, guards);
+      else {
+        const statement = statementOf(call);
+        const rest = statement && restOfBlock(statement);
+        if (rest) out.push({ kind: 'leaseExtend', node: call, regions: [rest], firstOnly: true });
+      }
+    }
+  }
+  // Validity members read as properties: `if (!mutex.isAcquired) throw`, `lock.expiration < new Date()`.
+  for (const site of analysis.acquires) propertyChecks(site, analysis, sourceCode, push);
+}
+
+function propertyChecks(site: AcquireSite, analysis: FileAnalysis, sourceCode: SourceCode, push: (kind: CheckKind, node: Node, guards: Guard[]) => void): void {
+  const id = handleIdentifier(site);
+  if (!id) return;
+  const model = analysis.receivers.models.find((m) => m.id === site.library);
+  for (const ref of readsOf(id, sourceCode)) {
+    const member = ref.parent;
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== ref) continue;
+    if (member.parent?.type === AST_NODE_TYPES.CallExpression && member.parent.callee === member) continue;
+    const name = memberName(member) ?? '';
+    if (isValidityMember(name, model) && !isExpiryMember(name, model)) {
+      push('leaseValidity', member, guardsOf(member, sourceCode));
+      continue;
+    }
+    if (!isExpiryMember(name, model)) continue;
+    let top: Node = member;
+    while (top.parent && top.parent.type === AST_NODE_TYPES.BinaryExpression && !isComparison(top.parent)) top = top.parent;
+    const comparison = top.parent;
+    // Clock calls are found from the call list; here only clocks that are not calls (`new Date()`, `now`).
+    if (comparison && isComparison(comparison)) {
+      const other = comparison.left === top ? comparison.right : comparison.left;
+      if (isClock(other) && unwrap(other).type !== AST_NODE_TYPES.CallExpression) push('leaseValidity', comparison, guardsOf(comparison, sourceCode));
+    }
+  }
+}
+
+/** The identifier the acquire binds its handle to (`const lock = await ...`), or the mutex itself. */
+function handleIdentifier(site: AcquireSite): TSESTree.Identifier | undefined {
+  if (!site.handleKey || site.handleKey.includes('.')) return undefined;
+  let current: Node = site.node;
+  while (current.parent && (current.parent.type === AST_NODE_TYPES.AwaitExpression || current.parent.type === AST_NODE_TYPES.TSAsExpression)) current = current.parent;
+  const parent = current.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier && parent.id.name === site.handleKey) return parent.id;
+  // redis-semaphore: `const mutex = new Mutex(...)`; the handle is the receiver.
+  const object = calleeObject(site.node);
+  if (object?.type === AST_NODE_TYPES.Identifier && object.name === site.handleKey) return object;
+  return undefined;
+}
+
+function statementOf(node: Node): TSESTree.Statement | undefined {
+  let current: Node = node;
+  while (current.parent && current.parent.type !== AST_NODE_TYPES.BlockStatement && current.parent.type !== AST_NODE_TYPES.Program && current.parent.type !== AST_NODE_TYPES.SwitchCase) {
+    if (current.parent.type === AST_NODE_TYPES.ArrowFunctionExpression || current.parent.type === AST_NODE_TYPES.FunctionExpression) return undefined;
+    current = current.parent;
+  }
+  return current.parent ? (current as TSESTree.Statement) : undefined;
+}
+
+/** Cheap test before any work: the file mentions a stored token/version read or a lease check. */
+const HINT = /fenc|token|version|revision|generation|epoch|expir|isValid|isAcquired|isHeld|ttl|extend|renew|lock|lease/i;
+
+/** Every write whose safety rests on an earlier, separate check, once per write (the nearest check wins). */
+export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCode): CheckThenWrite[] {
+  if (analysis.calls.length === 0 || !HINT.test(sourceCode.text)) return [];
+  const locks = new RedisLockKeys(analysis.calls, sourceCode);
+  const checks: Check[] = [];
+  storedTokenChecks(analysis, sourceCode, locks, checks);
+  validityChecks(analysis, sourceCode, locks, checks);
+  if (checks.length === 0) return [];
+
+  const writeCache = new Map<Node, GuardedWrite | null>();
+  const writeAt = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
+    let w = writeCache.get(node);
+    if (w === undefined) {
+      w = readWrite(node, analysis, sourceCode, locks) ?? null;
+      writeCache.set(node, w);
+    }
+    return w ?? undefined;
+  };
+  const candidates = [...analysis.calls, ...analysis.taggedTemplates].sort((a, b) => a.range[0] - b.range[0]);
+  const found = new Map<Node, CheckThenWrite>();
+  for (const check of checks) {
+    for (const node of candidates) {
+      if (node.range[0] < check.node.range[1] || !inRegions(node, check.regions)) continue;
+      const write = writeAt(node);
+      if (!write) continue;
+      if (check.kind === 'storedToken' && !relevant(check, write)) continue;
+      if (write.carriesComparison(check.field)) {
+        if (check.firstOnly) break;
+        continue;
+      }
+      const previous = found.get(write.node);
+      if (!previous || previous.check.range[0] < check.node.range[0]) found.set(write.node, { kind: check.kind, check: check.node, write, field: check.field });
+      if (check.firstOnly) break;
+    }
+  }
+  return [...found.values()].filter((f) => !serializable(f.write.node, sourceCode)).sort((a, b) => a.write.node.range[0] - b.write.node.range[0]);
+}
+
+/** The write targets what was read (same table, model or key), unless the target of either is unknown. */
+function relevant(check: Check, write: GuardedWrite): boolean {
+  // SELECT ... FOR UPDATE and the UPDATE on the same client: the row stays locked in between.
+  if (check.forUpdateReceiver !== undefined && write.sink === 'sql' && write.receiver === check.forUpdateReceiver) return false;
+  // Redis keeps the token and the value under different keys, so keys are not compared.
+  if (check.readSink === write.sink && write.sink !== 'redis' && check.readTarget && write.target && check.readTarget !== write.target) {
+    return check.field !== undefined && write.stores.some((s) => s === check.field || camel(s) === camel(check.field!));
+  }
+  return true;
+}
+
+/** A SERIALIZABLE transaction in the same function makes the check and the write one unit. */
+function serializable(node: Node, sourceCode: SourceCode): boolean {
+  const fn = enclosingFunction(node);
+  const text = fn ? sourceCode.getText(fn) : '';
+  return /\bSERIALIZABLE\b|isolationLevel:\s*['"]?(?:Serializable|SERIALIZABLE)|IsolationLevel\.Serializable/.test(text);
+}
+

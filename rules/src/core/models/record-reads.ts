@@ -1,0 +1,27 @@
+/**
+ * Reads that fetch a stored token or version so that application code can compare it: the
+ * first half of a check-then-write. Data only; the sinks for the second half live in
+ * sql-writes.ts, knex-writes.ts and object-writes.ts.
+ */
+
+/** ORM / document-store reads of one record: Prisma, TypeORM, Sequelize, Mongoose, MongoDB. */
+export const RECORD_READ_METHOD = /^(?:findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|findOne|findOneOrFail|findOneBy|findOneByOrFail|findById|findByPk|findOneAndGet)$/;
+
+/** Key-value reads: Redis/Valkey `GET`/`HGET`, DynamoDB DocumentClient `get`. */
+export const KEY_VALUE_READ_METHOD = /^(?:get|GET|hget|HGET|hGet)$/;
+
+/** DynamoDB commands that read one item: `client.send(new GetCommand({ ... }))`. */
+export const DYNAMO_READ_COMMAND = /^(?:GetCommand|GetItemCommand)$/;
+
+/** Redis commands that overwrite a value (the write half of a GET-compare-SET). */
+export const KEY_VALUE_WRITE_METHOD = /^(?:set|SET|hset|HSET|hSet|hmset|mset|setex|psetex|getset|getSet)$/;
+
+/**
+ * Stored fields that order writers or versions of a record: a fence token (see token-names.ts)
+ * or an optimistic-concurrency version. Comparing one of them in application code, then
+ * writing in another statement, is the read-then-update gap.
+ */
+export const VERSION_FIELD = /^(?:(?:row|lock|record|doc|document|entity|item|state|optimistic)_?)?(?:version|revision|rev|generation|gen|epoch|seq|sequence|seqno)(?:_?(?:no|num|number|id))?$/i;
+
+/** Redis keys that hold a stored token or version (`fence:cart:1`, `token:${id}`). */
+export const TOKEN_KEY_TEXT = /fenc|token|generation|epoch|version|revision|\bseq/i;
