@@ -1,5 +1,6 @@
 import noClockToken from './no-clock-token.js';
 import noMemoryTokenCounter from './no-memory-token-counter.js';
+import noCheckThenWrite from './no-check-then-write.js';
 import noReleaseByName from './no-release-by-name.js';
 import requireFenceCondition from './require-fence-condition.js';
 
@@ -7,6 +8,7 @@ import requireFenceCondition from './require-fence-condition.js';
 export const rules = {
   'require-fence-condition': requireFenceCondition,
   'no-release-by-name': noReleaseByName,
+  'no-check-then-write': noCheckThenWrite,
   'no-clock-token': noClockToken,
   'no-memory-token-counter': noMemoryTokenCounter,
 };

@@ -1,0 +1,425 @@
+import rule from '../../src/rules/no-check-then-write.js';
+import { createRuleTester } from '../rule-tester.js';
+
+const ruleTester = createRuleTester();
+
+const pg = `import { Pool } from 'pg';
+const pool = new Pool();
+`;
+
+const redlockPg = `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+`;
+
+const authorityPg = `import { Pool } from 'pg';
+import { LeaseAuthority } from './lease-authority';
+const pool = new Pool();
+const authority = new LeaseAuthority(pool);
+`;
+
+ruleTester.run('no-check-then-write', rule, {
+  valid: [
+    {
+      name: 'the article: the comparison is inside the UPDATE, the earlier SELECT is for logging',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  const { rows } = await pool.query('SELECT fence_token FROM resource_state WHERE resource_key = $1', [key]);
+  if (rows[0].fence_token >= lease.fenceToken) console.warn('probably stale');
+  const r = await pool.query('UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3 AND fence_token < $2', [value, lease.fenceToken, key]);
+  if (r.rowCount === 0) throw new Error('stale');
+}`,
+    },
+    {
+      name: 'stored token compared, then a conditional UPDATE that repeats the comparison',
+      code: `${pg}
+export async function apply(id: string, fenceToken: number, body: string) {
+  const { rows } = await pool.query('SELECT fence_token FROM documents WHERE id = $1', [id]);
+  if (rows[0].fence_token >= fenceToken) return 'stale';
+  await pool.query('UPDATE documents SET body = $1, fence_token = $2 WHERE id = $3 AND fence_token < $2', [body, fenceToken, id]);
+  return 'ok';
+}`,
+    },
+    {
+      name: 'SELECT ... FOR UPDATE and the UPDATE in one transaction on the same client',
+      code: `${pg}
+export async function apply(id: string, fenceToken: number, body: string) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query('SELECT fence_token FROM documents WHERE id = $1 FOR UPDATE', [id]);
+    if (rows[0].fence_token >= fenceToken) { await client.query('ROLLBACK'); return; }
+    await client.query('UPDATE documents SET body = $1, fence_token = $2 WHERE id = $3', [body, fenceToken, id]);
+    await client.query('COMMIT');
+  } finally { client.release(); }
+}`,
+    },
+    {
+      name: 'a SERIALIZABLE transaction makes the read and the write one unit',
+      code: `${pg}
+export async function apply(id: string, fenceToken: number, body: string) {
+  const client = await pool.connect();
+  await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+  const { rows } = await client.query('SELECT fence_token FROM documents WHERE id = $1', [id]);
+  if (rows[0].fence_token >= fenceToken) throw new Error('stale');
+  await client.query('UPDATE documents SET body = $1, fence_token = $2 WHERE id = $3', [body, fenceToken, id]);
+  await client.query('COMMIT');
+}`,
+    },
+    {
+      name: 'an expiry check that only logs does not guard the write, and the write is fenced',
+      code: `${redlockPg}
+export async function refresh(id: string, snippet: string, token: number) {
+  const lock = await redlock.acquire([\`snippet:\${id}\`], 5000);
+  try {
+    if (lock.expiration <= Date.now()) {
+      console.warn('lock expired; the fenced write decides');
+    }
+    await pool.query('UPDATE documents SET snippet = $2, snippet_fence_token = $3 WHERE id = $1 AND snippet_fence_token < $3', [id, snippet, token]);
+  } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'a non-token column compared in code (status) is business logic, not a fence',
+      code: `${pg}
+export async function close(id: string) {
+  const { rows } = await pool.query('SELECT status FROM orders WHERE id = $1', [id]);
+  if (rows[0].status !== 'open') throw new Error('not open');
+  await pool.query('UPDATE orders SET status = $2 WHERE id = $1', [id, 'closed']);
+}`,
+    },
+    {
+      name: 'Prisma optimistic concurrency: the version is in the update filter',
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function rename(id: string, name: string, expected: number) {
+  const doc = await prisma.document.findUnique({ where: { id } });
+  if (!doc || doc.version !== expected) throw new Error('conflict');
+  await prisma.document.updateMany({ where: { id, version: expected }, data: { name, version: { increment: 1 } } });
+}`,
+    },
+    {
+      name: 'MongoDB: the fence token is in the updateOne filter',
+      code: `import { MongoClient } from 'mongodb';
+const docs = new MongoClient('mongodb://127.0.0.1').db('app').collection('docs');
+export async function save(id: string, fenceToken: number, body: string) {
+  const current = await docs.findOne({ _id: id });
+  if (current && current.fenceToken >= fenceToken) return;
+  await docs.updateOne({ _id: id, fenceToken: { $lt: fenceToken } }, { $set: { body, fenceToken } });
+}`,
+    },
+    {
+      name: 'Date.now() for a deadline: not a lease check',
+      code: `${pg}
+export async function drain(id: string) {
+  const deadline = Date.now() + 5000;
+  if (Date.now() > deadline) throw new Error('timeout');
+  await pool.query('UPDATE queues SET drained = true WHERE id = $1', [id]);
+}`,
+    },
+    {
+      name: 'a cache entry expiry compared with the clock is not a lease',
+      code: `${pg}
+const cache = new Map<string, { expiresAt: number; value: string }>();
+export async function lookup(key: string) {
+  const entry = cache.get(key);
+  if (entry && entry.expiresAt > Date.now()) return entry.value;
+  await pool.query('UPDATE lookups SET misses = misses + 1 WHERE key = $1', [key]);
+  return undefined;
+}`,
+    },
+    {
+      name: 'a lease check before a write that carries the token comparison',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  if (!(await lease.isValid())) throw new Error('lease lost');
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3 AND fence_token < $2', [value, lease.fenceToken, key]);
+}`,
+    },
+    {
+      name: 'GET of a cache key compared, then SET: no token and no lock',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function remember(userId: string, etag: string, body: string) {
+  const current = await redis.get(\`profile:\${userId}:etag\`);
+  if (current === etag) return;
+  await redis.set(\`profile:\${userId}\`, body);
+}`,
+    },
+    {
+      name: 'stored token read from one table, unrelated write to another table',
+      code: `${pg}
+export async function audit(id: string, fenceToken: number) {
+  const { rows } = await pool.query('SELECT fence_token FROM documents WHERE id = $1', [id]);
+  if (rows[0].fence_token >= fenceToken) {
+    await pool.query('UPDATE audit_counters SET stale_attempts = stale_attempts + 1 WHERE name = $1', ['documents']);
+  }
+}`,
+    },
+    {
+      name: 'extend followed by a fenced write',
+      code: `${redlockPg}
+export async function step(id: string, token: number) {
+  let lock = await redlock.acquire([\`job:\${id}\`], 5000);
+  lock = await lock.extend(5000);
+  await pool.query('UPDATE jobs SET step = step + 1, fence_token = $2 WHERE id = $1 AND fence_token < $2', [id, token]);
+  await lock.release();
+}`,
+    },
+    {
+      name: 'a lease check guarding only the release, not a write',
+      code: `${redlockPg}
+export async function finish(id: string) {
+  const lock = await redlock.acquire([\`job:\${id}\`], 5000);
+  if (lock.expiration > Date.now()) {
+    await lock.release();
+  }
+}`,
+    },
+    {
+      name: 'token compared with a stored token that came from the request, not from a read',
+      code: `${pg}
+export async function accept(req: { body: { fenceToken: number; id: string } }, current: { fenceToken: number }) {
+  if (req.body.fenceToken <= current.fenceToken) throw new Error('stale');
+  await pool.query('UPDATE documents SET body = $1, fence_token = $2 WHERE id = $3 AND fence_token < $2', ['x', req.body.fenceToken, req.body.id]);
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the article: SELECT fence_token, compare in code, separate UPDATE',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  const { rows } = await pool.query('SELECT fence_token FROM resource_state WHERE resource_key = $1', [key]);
+  const stored = rows[0]?.fence_token ?? 0;
+  if (stored >= lease.fenceToken) throw new Error('stale');
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3', [value, lease.fenceToken, key]);
+}`,
+      errors: [
+        {
+          messageId: 'storedTokenCheck',
+          line: 11,
+          column: 9,
+          endColumn: 19,
+          data: { checkLine: 10, writeLine: 11, field: 'fence_token', check: 'stored >= lease.fenceToken', example: '`UPDATE … WHERE … AND fence_token < $n`' },
+        },
+      ],
+    },
+    {
+      name: 'redlock: lock.expiration > Date.now() guards the write inside the branch',
+      code: `${redlockPg}
+export async function save(id: string, body: string) {
+  const lock = await redlock.acquire([\`doc:\${id}\`], 5000);
+  try {
+    if (lock.expiration > Date.now()) {
+      await pool.query('UPDATE documents SET body = $1 WHERE id = $2', [body, id]);
+    }
+  } finally { await lock.release(); }
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 10 }],
+    },
+    {
+      name: 'expiry check that throws, then the write after it',
+      code: `${redlockPg}
+export async function save(id: string, body: string) {
+  const lock = await redlock.acquire([\`doc:\${id}\`], 5000);
+  if (lock.expiration <= Date.now()) throw new Error('expired');
+  await pool.query('UPDATE documents SET body = $1 WHERE id = $2', [body, id]);
+  await lock.release();
+}`,
+      errors: [
+        {
+          messageId: 'leaseValidityCheck',
+          line: 9,
+          data: { checkLine: 8, writeLine: 9, field: 'token', check: 'lock.expiration <= Date.now()', example: '`UPDATE … WHERE … AND fence_token < $n`' },
+        },
+      ],
+    },
+    {
+      name: 'await lease.isValid() through a variable',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  const stillOurs = await lease.isValid();
+  if (!stillOurs) return;
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 10 }],
+    },
+    {
+      name: 'redis-semaphore: isAcquired read as a property',
+      code: `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+const pool = new Pool();
+const client = new Redis();
+export async function rebuild(id: string) {
+  const mutex = new Mutex(client, \`rebuild:\${id}\`);
+  await mutex.acquire();
+  if (!mutex.isAcquired) throw new Error('lost');
+  await pool.query('UPDATE indexes SET built_at = now() WHERE id = $1', [id]);
+  await mutex.release();
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 10 }],
+    },
+    {
+      name: 'etcd3 lease.ttl() checked before the write',
+      code: `import { Etcd3 } from 'etcd3';
+import { Pool } from 'pg';
+const pool = new Pool();
+const client = new Etcd3();
+export async function lead(shard: string) {
+  const lease = client.lease(10);
+  await lease.put(\`leader/\${shard}\`).value('me');
+  if ((await lease.ttl()) <= 0) return;
+  await pool.query('UPDATE shards SET leader = $1 WHERE id = $2', ['me', shard]);
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+    {
+      name: 'SET NX lock: (await redis.get(lockKey)) === myId, then the write',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+export async function pay(orderId: string, myId: string) {
+  const lockKey = \`lock:order:\${orderId}\`;
+  if (!(await redis.set(lockKey, myId, 'PX', 5000, 'NX'))) return;
+  if ((await redis.get(lockKey)) === myId) {
+    await pool.query('UPDATE orders SET paid = true WHERE id = $1', [orderId]);
+  }
+}`,
+      errors: [
+        {
+          messageId: 'leaseValidityCheck',
+          line: 9,
+          data: { checkLine: 8, writeLine: 9, field: 'token', check: '(await redis.get(lockKey)) === myId', example: '`UPDATE … WHERE … AND fence_token < $n`' },
+        },
+      ],
+    },
+    {
+      name: 'lock.extend() right before the write',
+      code: `${redlockPg}
+export async function step(id: string) {
+  let lock = await redlock.acquire([\`job:\${id}\`], 5000);
+  lock = await lock.extend(5000);
+  await pool.query('UPDATE jobs SET step = step + 1 WHERE id = $1', [id]);
+  await pool.query('UPDATE jobs SET touched_at = now() WHERE id = $1', [id]);
+  await lock.release();
+}`,
+      errors: [{ messageId: 'leaseExtendCheck', line: 9 }],
+    },
+    {
+      name: 'Prisma: findUnique, compare the stored token, update by id only',
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function publish(id: string, fenceToken: bigint, html: string) {
+  const doc = await prisma.document.findUnique({ where: { id }, select: { fenceToken: true } });
+  if (doc && doc.fenceToken >= fenceToken) throw new Error('stale');
+  await prisma.document.update({ where: { id }, data: { html, fenceToken } });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 6 }],
+    },
+    {
+      name: 'MongoDB: findOne, compare the version, updateOne by _id',
+      code: `import { MongoClient } from 'mongodb';
+const accounts = new MongoClient('mongodb://127.0.0.1').db('bank').collection('accounts');
+export async function credit(id: string, amount: number, lockVersion: number) {
+  const account = await accounts.findOne({ _id: id });
+  if (!account || account.version !== lockVersion) throw new Error('conflict');
+  await accounts.updateOne({ _id: id }, { $inc: { balance: amount, version: 1 } });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 6 }],
+    },
+    {
+      name: 'Redis: GET the stored token, compare, SET it',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function accept(resource: string, token: number, value: string) {
+  const stored = Number(await redis.get(\`fence:\${resource}\`));
+  if (token <= stored) return false;
+  await redis.set(\`fence:\${resource}\`, token);
+  await redis.set(\`value:\${resource}\`, value);
+  return true;
+}`,
+      errors: [
+        { messageId: 'storedTokenCheck', line: 6 },
+        { messageId: 'storedTokenCheck', line: 7 },
+      ],
+    },
+    {
+      name: 'postgres.js: tagged SELECT then tagged UPDATE',
+      code: `import postgres from 'postgres';
+const sql = postgres();
+export async function apply(id: string, fenceToken: number, body: string) {
+  const [row] = await sql\`SELECT fence_token FROM documents WHERE id = \${id}\`;
+  if (row && row.fence_token >= fenceToken) return;
+  await sql\`UPDATE documents SET body = \${body}, fence_token = \${fenceToken} WHERE id = \${id}\`;
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 6 }],
+    },
+    {
+      name: 'optimistic version read and compared in code, UPDATE by id only',
+      code: `${pg}
+export async function withdraw(id: string, amount: number, expectedVersion: number) {
+  const res = await pool.query('SELECT balance, lock_version FROM accounts WHERE id = $1', [id]);
+  if (res.rows[0].lock_version !== expectedVersion) throw new Error('conflict');
+  await pool.query('UPDATE accounts SET balance = balance - $1, lock_version = lock_version + 1 WHERE id = $2', [amount, id]);
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 7 }],
+    },
+    {
+      name: 'FOR UPDATE on one client, the UPDATE on the pool: the row lock does not cover the write',
+      code: `${pg}
+export async function apply(id: string, fenceToken: number, body: string) {
+  const client = await pool.connect();
+  await client.query('BEGIN');
+  const { rows } = await client.query('SELECT fence_token FROM documents WHERE id = $1 FOR UPDATE', [id]);
+  if (rows[0].fence_token >= fenceToken) throw new Error('stale');
+  await pool.query('UPDATE documents SET body = $1 WHERE id = $2', [body, id]);
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 }],
+    },
+    {
+      name: 'lease.expiresAt.getTime() compared with Date.now(), write through knex',
+      code: `import knex from 'knex';
+import { LeaseAuthority } from './lease-authority';
+const db = knex({ client: 'pg' });
+const authority = new LeaseAuthority();
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  if (lease.expiresAt.getTime() - 500 < Date.now()) throw new Error('about to expire');
+  await db('resource_state').where({ resource_key: key }).update({ value });
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 8 }],
+    },
+    {
+      name: 'assert(await lock.isValid()) before a DynamoDB update without a condition',
+      code: `import assert from 'node:assert';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { LockService } from './locks';
+const ddb = DynamoDBDocumentClient.from({} as never);
+const locks = new LockService();
+export async function bump(id: string) {
+  const lock = await locks.acquire(\`counter:\${id}\`);
+  assert(await lock.isValid());
+  await ddb.send(new UpdateCommand({ TableName: 'counters', Key: { id }, UpdateExpression: 'SET n = n + :one', ExpressionAttributeValues: { ':one': 1 } }));
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+    {
+      name: 'the expiry compared with new Date()',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  if (lease.expiresAt < new Date()) return;
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+  ],
+});
