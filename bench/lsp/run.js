@@ -32,7 +32,8 @@ const EDITS = option('edits', 200);
 const RSS_EDITS = option('rss-edits', 5000);
 const WARMUP = option('warmup', 20);
 
-const FENCELINT = path.join(repo, 'server', 'dist', 'bundle', 'server.mjs');
+// BENCH_FENCELINT_SERVER: another build of the server to measure (default: the shipped bundle).
+const FENCELINT = process.env.BENCH_FENCELINT_SERVER ?? path.join(repo, 'server', 'dist', 'bundle', 'server.mjs');
 const VSCODE_ESLINT = path.join(here, 'node_modules', 'vscode-langservers-extracted', 'bin', 'vscode-eslint-language-server');
 
 /** A temp workspace: the file, an eslint.config.js with typescript-eslint's recommended, and the repo's eslint. */
@@ -115,35 +116,53 @@ async function startServer(kind, folder, pull) {
   return { kind, child, connection, pull, waitPush };
 }
 
-/** Opens the file, then edits it `count` times; returns per-edit latencies (ms) and the finding counts seen. */
-async function runEdits(server, uri, text, count, startVersion) {
-  const points = editPoints(text);
+/** Offsets -> LSP positions for the bench file (its length never changes: edits swap one digit). */
+function positions(text) {
   const lineStarts = [0];
   for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStarts.push(i + 1);
-  const position = (offset) => {
-    let line = 0;
-    while (line + 1 < lineStarts.length && lineStarts[line + 1] <= offset) line++;
-    return { line, character: offset - lineStarts[line] };
+  return (offset) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: offset - lineStarts[lo] };
   };
-  const latencies = [];
-  let findings = 0;
-  for (let n = 0; n < count; n++) {
-    const version = startVersion + n;
-    const offset = points[n % points.length];
-    const digit = String((Math.floor(n / points.length) + 1) % 10);
-    const at = position(offset);
-    const started = process.hrtime.bigint();
-    await server.connection.sendNotification('textDocument/didChange', {
-      textDocument: { uri, version },
-      contentChanges: [{ range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: digit }],
-    });
-    let diagnostics;
-    if (server.pull) diagnostics = (await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).items;
-    else diagnostics = await server.waitPush(version);
-    latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
-    findings = diagnostics.length;
-  }
-  return { latencies, findings };
+}
+
+/** Opens the file and waits for its first report. */
+async function open(server, uri, text) {
+  server.version = 1;
+  await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text } });
+  const first = server.pull ? (await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).items : await server.waitPush(1);
+  server.findings = first.length;
+  server.sources = [...new Set(first.map((d) => d.source))].join(',');
+}
+
+/** Edit number `n`: one digit at one of the edit points; returns the time to its diagnostics (ms). */
+async function edit(server, uri, points, position, n) {
+  const version = ++server.version;
+  const at = position(points[n % points.length]);
+  const digit = String((Math.floor(n / points.length) + 1) % 10);
+  const started = process.hrtime.bigint();
+  await server.connection.sendNotification('textDocument/didChange', {
+    textDocument: { uri, version },
+    contentChanges: [{ range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: digit }],
+  });
+  const diagnostics = server.pull
+    ? (await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).items
+    : await server.waitPush(version);
+  server.findingsAfter = diagnostics.length;
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+async function stop(server) {
+  await server.connection.sendRequest('shutdown').catch(() => {});
+  await server.connection.sendNotification('exit').catch(() => {});
+  server.connection.dispose();
+  server.child.kill();
 }
 
 function percentile(values, p) {
@@ -151,59 +170,68 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function measure(kind, pull, folder, text, withRss) {
-  const server = await startServer(kind, folder, pull);
-  const uri = pathToFileURL(path.join(folder, 'src', 'accounts.ts')).href;
-  await server.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'typescript', version: 1, text } });
-  let first;
-  if (pull) first = (await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).items;
-  else first = await server.waitPush(1);
-  const rssOpen = rssMiB(server.child.pid);
-  await runEdits(server, uri, text, WARMUP, 2);
-  const { latencies, findings } = await runEdits(server, uri, text, EDITS, 2 + WARMUP);
-  const rssEdits = rssMiB(server.child.pid);
-  let rssMany;
-  if (withRss) {
-    await runEdits(server, uri, text, RSS_EDITS - EDITS - WARMUP, 2 + WARMUP + EDITS);
-    rssMany = rssMiB(server.child.pid);
-  }
-  await server.connection.sendRequest('shutdown').catch(() => {});
-  await server.connection.sendNotification('exit').catch(() => {});
-  server.connection.dispose();
-  server.child.kill();
-  const sources = [...new Set(first.map((d) => d.source))].join(',');
-  return {
-    kind, mode: pull ? 'pull' : 'push', findings: first.length, findingsAfter: findings, sources,
-    p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: Math.max(...latencies), rssOpen, rssEdits, rssMany,
-  };
+function printTable(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
 }
 
 const text = generateServiceFile(2000);
 const folder = makeWorkspace(text);
 const lines = text.split('\n').length - 1;
-console.log(`file: ${lines} lines, ${editPoints(text).length} edit points; ${EDITS} measured edits after ${WARMUP} warm-up edits; RSS after ${RSS_EDITS} edits`);
-const results = [];
-try {
-  results.push(await measure('fencelint', true, folder, text, true));
-  results.push(await measure('vscode-eslint', true, folder, text, true));
-  results.push(await measure('fencelint', false, folder, text, false));
-} finally {
-  rmSync(folder, { recursive: true, force: true });
-}
+const points = editPoints(text);
+const position = positions(text);
+const uri = pathToFileURL(path.join(folder, 'src', 'accounts.ts')).href;
+console.log(`file: ${lines} lines, ${points.length} edit points, ${(text.match(/acquire\(|\.lock\(/g) ?? []).length} lock scopes`);
+console.log(`${EDITS} measured edits after ${WARMUP} warm-up edits each, the servers taking turns edit by edit; RSS after ${RSS_EDITS} edits`);
 
 const f = (n) => (n === undefined ? '-' : n.toFixed(1));
-const rows = results.map((r) => [
-  r.kind === 'fencelint' ? 'fencelint-language-server' : 'vscode-eslint (typescript-eslint recommended)',
-  r.mode, String(r.findings), f(r.p50), f(r.p95), f(r.max), f(r.rssOpen), f(r.rssEdits), f(r.rssMany),
-]);
-const [fl, ve] = results;
-rows.push(['ratio fencelint / vscode-eslint (pull)', '', '', (fl.p50 / ve.p50).toFixed(2), (fl.p95 / ve.p95).toFixed(2), (fl.max / ve.max).toFixed(2), (fl.rssOpen / ve.rssOpen).toFixed(2), (fl.rssEdits / ve.rssEdits).toFixed(2), (fl.rssMany / ve.rssMany).toFixed(2)]);
-const header = ['server', 'mode', 'findings', 'p50 ms', 'p95 ms', 'max ms', 'RSS open MiB', `RSS +${WARMUP + EDITS} MiB`, `RSS +${RSS_EDITS} MiB`];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-console.log(line(header));
-for (const row of rows) console.log(line(row));
-console.log(`node ${process.version}, ${process.platform} ${process.arch}; load average at the end ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+const LABEL = { fencelint: 'fencelint-language-server', 'vscode-eslint': 'vscode-eslint (typescript-eslint recommended)' };
+const result = { lines, edits: EDITS, warmup: WARMUP, rssEdits: RSS_EDITS, latency: [], rss: [] };
+const servers = [];
+try {
+  // Latency: all three servers are up; each edit goes to each server in turn, so a change in
+  // the machine's load hits them alike.
+  servers.push(await startServer('fencelint', folder, true), await startServer('vscode-eslint', folder, true), await startServer('fencelint', folder, false));
+  for (const server of servers) {
+    await open(server, uri, text);
+    server.rssOpen = rssMiB(server.child.pid);
+    server.latencies = [];
+  }
+  for (let n = 0; n < WARMUP; n++) for (const server of servers) await edit(server, uri, points, position, n);
+  for (let n = WARMUP; n < WARMUP + EDITS; n++) for (const server of servers) server.latencies.push(await edit(server, uri, points, position, n));
+  const [fl, ve] = servers;
+  const rows = servers.map((s) => {
+    const row = { server: LABEL[s.kind], mode: s.pull ? 'pull' : 'push', findings: s.findings, p50: percentile(s.latencies, 50), p95: percentile(s.latencies, 95), max: Math.max(...s.latencies), rssOpen: s.rssOpen, rssAfter: rssMiB(s.child.pid) };
+    result.latency.push(row);
+    return [row.server, row.mode, String(row.findings), f(row.p50), f(row.p95), f(row.max), f(row.rssOpen), f(row.rssAfter)];
+  });
+  const r = (a, b) => (a / b).toFixed(2);
+  rows.push(['ratio fencelint / vscode-eslint (pull)', '', '', r(percentile(fl.latencies, 50), percentile(ve.latencies, 50)), r(percentile(fl.latencies, 95), percentile(ve.latencies, 95)), r(Math.max(...fl.latencies), Math.max(...ve.latencies)), r(fl.rssOpen, ve.rssOpen), r(rssMiB(fl.child.pid), rssMiB(ve.child.pid))]);
+  console.log();
+  printTable(['server', 'mode', 'findings', 'p50 ms', 'p95 ms', 'max ms', 'RSS open MiB', `RSS +${WARMUP + EDITS} MiB`], rows);
 
+  // RSS: the two pull servers go on to RSS_EDITS edits in all, again taking turns.
+  await stop(servers.pop());
+  if (RSS_EDITS > WARMUP + EDITS) {
+    for (let n = WARMUP + EDITS; n < RSS_EDITS; n++) {
+      for (const server of servers) await edit(server, uri, points, position, n);
+      if ((n + 1) % 1000 === 0) console.log(`  ${n + 1} edits: RSS ${servers.map((s) => `${s.kind} ${f(rssMiB(s.child.pid))} MiB`).join(', ')}`);
+    }
+    const rssRows = servers.map((s) => {
+      const row = { server: LABEL[s.kind], rssOpen: s.rssOpen, rssAfter: rssMiB(s.child.pid), findingsAfter: s.findingsAfter };
+      result.rss.push(row);
+      return [row.server, f(row.rssOpen), f(row.rssAfter), String(row.findingsAfter)];
+    });
+    rssRows.push(['ratio fencelint / vscode-eslint', r(result.rss[0].rssOpen, result.rss[1].rssOpen), r(result.rss[0].rssAfter, result.rss[1].rssAfter), '']);
+    console.log();
+    printTable(['server', 'RSS open MiB', `RSS after ${RSS_EDITS} edits MiB`, 'findings at the end'], rssRows);
+  }
+} finally {
+  await Promise.all(servers.map(stop));
+  rmSync(folder, { recursive: true, force: true });
+}
+console.log(`\nnode ${process.version}, ${process.platform} ${process.arch}, ${(await import('node:os')).cpus().length} cores; load average at the end ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 mkdirSync(path.join(here, 'results'), { recursive: true });
-writeFileSync(path.join(here, 'results', `lsp-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ lines, edits: EDITS, rssEdits: RSS_EDITS, results }, null, 2));
+writeFileSync(path.join(here, 'results', `lsp-${new Date().toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify(result, null, 2));

@@ -26,8 +26,8 @@ const result = await build({
   format: 'esm',
   // CommonJS first: libpg-query's CommonJS entry finds its .wasm through __dirname.
   mainFields: ['main', 'module'],
+  // No keepNames: it wraps every function definition, and the TypeScript parser defines many per parse.
   minify: true,
-  keepNames: true,
   sourcemap: false,
   legalComments: 'linked',
   alias,
