@@ -5,7 +5,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyKeyName, staticString, unwrap, type Node } from './ast.js';
-import { isTokenColumnName } from './models/token-names.js';
+import { isCompareAndSetColumnName, isTokenColumnName } from './models/token-names.js';
 import { receiverKey, type ReceiverTable } from './receivers.js';
 
 const TERMINALS = new Set(['update', 'del', 'delete', 'merge']);
@@ -98,7 +98,7 @@ export function judgeKnexWrite(write: KnexWrite, tokenColumn: string, isTokenVal
       for (const p of a.properties) {
         if (p.type !== AST_NODE_TYPES.Property) continue;
         const key = propertyKeyName(p) ?? '';
-        if (isTokenColumn(key) || isTokenValue(p.value)) {
+        if (isTokenColumn(key) || isTokenValue(p.value) || isCompareAndSetColumnName(key.split('.').pop() ?? key)) {
           column = key.split('.').pop();
           op = '=';
         }
@@ -110,7 +110,8 @@ export function judgeKnexWrite(write: KnexWrite, tokenColumn: string, isTokenVal
     const operator = c !== undefined ? (b ? staticString(b) : undefined) : '=';
     const value = c ?? b;
     if (!operator || !value || !['<', '<=', '='].includes(operator)) continue;
-    if (isTokenColumn(col) || (value.type !== AST_NODE_TYPES.SpreadElement && isTokenValue(value))) {
+    const casEquality = operator === '=' && isCompareAndSetColumnName(col.split('.').pop() ?? col);
+    if (casEquality || isTokenColumn(col) || (value.type !== AST_NODE_TYPES.SpreadElement && isTokenValue(value))) {
       column = col.split('.').pop();
       op = operator;
     }

@@ -6,7 +6,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, memberName, propertyKeyName, receiverPath, staticString, unwrap, type Node } from './ast.js';
-import { isTokenColumnName } from './models/token-names.js';
+import { isCompareAndSetColumnName, isTokenColumnName } from './models/token-names.js';
 
 export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb';
 
@@ -175,7 +175,7 @@ function filterComparesToken(filter: TSESTree.ObjectExpression | undefined, toke
       if (tokenKey || (value.arguments[0] && isToken(value.arguments[0]))) return key;
       continue;
     }
-    if (tokenKey || isToken(value)) return key;
+    if (tokenKey || isToken(value) || (key !== undefined && isCompareAndSetColumnName(key))) return key;
   }
   return undefined;
 }
@@ -257,6 +257,8 @@ export function judgeObjectWrite(write: ObjectWrite, tokenColumn: string, isToke
   else if (write.links.length > 0) column = chainComparesToken(write.links, tokenColumn, isToken);
   else column = filterComparesToken(write.filter, tokenColumn, isToken);
   if (!column) return { tokenCompared: false, tokenStored: false };
-  const stored = write.kind === 'delete' || write.api === 'dynamodb' || valuesStore(write.values, column);
+  // Equality on a holder or version column is compare-and-set: nothing new needs storing.
+  const cas = isCompareAndSetColumnName(column) && !keyIsToken(column, tokenColumn);
+  const stored = cas || write.kind === 'delete' || write.api === 'dynamodb' || valuesStore(write.values, column);
   return { tokenCompared: true, tokenStored: stored, column };
 }

@@ -7,7 +7,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, propertyKeyName, unwrap, type Node } from './ast.js';
 import { isLockTable } from './models/lock-tables.js';
-import { isTokenColumnName } from './models/token-names.js';
+import { isCompareAndSetColumnName, isTokenColumnName } from './models/token-names.js';
 import { readSqlSource, type SqlSource } from './sql/index.js';
 import type { SqlComparison, SqlStatementInfo } from './sql/types.js';
 
@@ -141,7 +141,6 @@ function calleeNameOfTag(tag: Node): string | undefined {
 
 /** Tables that issue tokens: `UPDATE fence_authority SET token = token + 1 RETURNING token`. */
 const AUTHORITY_TABLE = /(?:fenc|authorit|sequence|counter|generation|epoch|tokens?$)/;
-const OWNER_COLUMN = /^(?:lease|owner|holder|lock|lock_owner|locked_by|owned_by|worker)_?(?:id|owner|token|key)?$/;
 
 export interface WriteVerdict {
   statement: SqlStatementInfo;
@@ -176,7 +175,7 @@ function comparesToken(c: SqlComparison, call: SqlCall, options: VerdictOptions)
   if (!hasInput) return false;
   const column = c.column.split('.').pop() ?? c.column;
   if (column === options.tokenColumn || isTokenColumnName(column)) return true;
-  if (c.op === '=' && OWNER_COLUMN.test(column)) return true;
+  if (c.op === '=' && isCompareAndSetColumnName(column)) return true;
   return c.value.params.some((n) => {
     const value = call.param(n);
     return value !== undefined && options.isTokenValue(value);

@@ -354,6 +354,34 @@ export async function save(key: string, value: string) {
 }
 `,
     },
+    {
+      name: "an optimistic version compare-and-set in SQL",
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+export async function save(key: string, body: string, expectedVersion: number) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const r = await pool.query('UPDATE documents SET body = $1, version = version + 1 WHERE id = $2 AND version = $3', [body, key, expectedVersion]);
+  } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: "optimistic version compare-and-set in MongoDB and knex filters",
+      code: `import Redlock from 'redlock';
+import knex from 'knex';
+const db = knex({});
+const redlock = new Redlock([]);
+export async function save(coll: any, key: string, body: string, version: number) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    await coll.updateOne({ _id: key, version }, { $set: { body }, $inc: { version: 1 } });
+    await db('documents').where({ id: key, version }).update({ body, version: version + 1 });
+  } finally { await lock.release(); }
+}
+`,
+    },
   ],
   invalid: [
     {

@@ -46,3 +46,16 @@ export function isTimeName(name: string): boolean {
 export function isIdentityName(name: string): boolean {
   return /(?:Id|_id|ID|Key|_key|Name|_name|Uuid|_uuid|UUID)$/.test(name) || /^(?:id|key|name|uuid)$/i.test(name);
 }
+
+/**
+ * Columns whose equality with an expected value makes a write compare-and-set: the holder
+ * stored at the resource (`lease_owner = $2`) or an optimistic version (`version = $3`).
+ * A late writer's expected value no longer matches, so the write is refused at the resource.
+ */
+export function isCompareAndSetColumnName(column: string): boolean {
+  return (
+    /^(?:lease|owner|holder|lock|locked_?by|owned_?by|worker)_?(?:id|owner|token|key)?$/i.test(column) ||
+    /^(?:version|row_?version|lock_?version|revision|rev|etag|e_?tag|optimistic_?lock|cas|sequence_?number|seq_?no)$/i.test(column) ||
+    /^(?:leaseId|ownerId|holderId|lockOwner|lockedBy|ownedBy|workerId|rowVersion|lockVersion|eTag|sequenceNumber)$/.test(column)
+  );
+}
