@@ -239,11 +239,11 @@ function addTagged(builder: SqlBuilder, node: TSESTree.TaggedTemplateExpression,
     const expr = quasi.expressions[i];
     if (!expr) return;
     const fragment = resolveConst(unwrapExpression(expr), sourceCode, MAX_HOPS);
-    if (fragment?.type === AST_NODE_TYPES.TaggedTemplateExpression && tag !== undefined && tagName(fragment.tag) === tag) {
+    if (fragment?.type === AST_NODE_TYPES.TaggedTemplateExpression && isFragmentTag(fragment.tag, tag)) {
       if (fragment === unwrapExpression(expr)) addTagged(builder, fragment, tag, sourceCode, depth + 1);
       else {
         // A fragment from elsewhere in the file: its text counts, but edits cannot land inside it.
-        const inner = new SqlBuilder(builder.nextParam);
+        const inner = new SqlBuilder(builder.nextParam, builder.fallback);
         addTagged(inner, fragment, tag, sourceCode, depth + 1);
         for (const [n, p] of inner.params) builder.params.set(n, p);
         builder.dynamic.push(...inner.dynamic);
@@ -254,7 +254,7 @@ function addTagged(builder: SqlBuilder, node: TSESTree.TaggedTemplateExpression,
     }
     // `${sql(table)}`, `${sql(row, 'a', 'b')}`, `${cond ? sql`...` : sql``}`: helpers and choices.
     const helper =
-      (expr.type === AST_NODE_TYPES.CallExpression && tag !== undefined && calleeRoot(expr.callee) === tag) ||
+      (expr.type === AST_NODE_TYPES.CallExpression && isHelperCall(expr, tag)) ||
       expr.type === AST_NODE_TYPES.ConditionalExpression ||
       expr.type === AST_NODE_TYPES.TaggedTemplateExpression;
     builder.addParam(expr, helper);
@@ -264,6 +264,25 @@ function addTagged(builder: SqlBuilder, node: TSESTree.TaggedTemplateExpression,
 
 function tagName(tag: TSESTree.Node): string | undefined {
   return calleeRoot(tag);
+}
+
+/** Last name of a callee or tag: `join` for `Prisma.join`. */
+function lastName(node: TSESTree.Node): string | undefined {
+  const n = unwrapExpression(node);
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name;
+  if (n.type === AST_NODE_TYPES.MemberExpression && n.property.type === AST_NODE_TYPES.Identifier) return n.property.name;
+  return undefined;
+}
+
+/** A nested template that is SQL text: same tag root (`sql`, `tx`), or a `*.sql` tag (`Prisma.sql`). */
+function isFragmentTag(inner: TSESTree.Node, outerRoot: string | undefined): boolean {
+  return (outerRoot !== undefined && tagName(inner) === outerRoot) || lastName(inner) === 'sql' || lastName(inner) === 'fragment';
+}
+
+/** SQL-building helpers: `sql(x)`, `sql.unsafe(s)`, `Prisma.join(ids)`, `Prisma.raw(s)`. */
+const HELPER_NAMES = new Set(['join', 'raw', 'unsafe', 'identifier', 'fragment', 'sql']);
+function isHelperCall(call: TSESTree.CallExpression, outerRoot: string | undefined): boolean {
+  return (outerRoot !== undefined && calleeRoot(call.callee) === outerRoot) || HELPER_NAMES.has(lastName(call.callee) ?? '');
 }
 
 /** `sql` for `sql`, `sql.unsafe`, `tx.sql`; the identifier a callee starts from. */

@@ -22,7 +22,8 @@ export interface SqlValue {
 /** `column op value`, normalized so the stored column is on the left (`$2 > t.tok` becomes `tok < $2`). */
 export interface SqlComparison {
   column: string;
-  op: '<' | '<=' | '=' | '<>' | '>' | '>=' | 'IS DISTINCT FROM' | 'IS NOT DISTINCT FROM' | 'IS NULL' | 'IS NOT NULL' | string;
+  /** Also `IN`, `NOT IN`, `= ANY`, `<> ALL` (value: the list or array). */
+  op: '<' | '<=' | '=' | '<>' | '>' | '>=' | 'IS DISTINCT FROM' | 'IS NOT DISTINCT FROM' | 'IS NULL' | 'IS NOT NULL' | 'IN' | 'NOT IN' | string;
   value: SqlValue;
 }
 

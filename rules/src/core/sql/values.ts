@@ -369,6 +369,8 @@ const NEGATED: Record<string, string> = {
   'IS NOT DISTINCT FROM': 'IS DISTINCT FROM',
   'IS NULL': 'IS NOT NULL',
   'IS NOT NULL': 'IS NULL',
+  IN: 'NOT IN',
+  'NOT IN': 'IN',
 };
 
 /**
@@ -405,6 +407,15 @@ export function collectComparisons(node: Json, scope: Scope, negated: boolean, o
       if (op === '!=') op = '<>';
     } else if (e.kind === 'AEXPR_DISTINCT') op = 'IS DISTINCT FROM';
     else if (e.kind === 'AEXPR_NOT_DISTINCT') op = 'IS NOT DISTINCT FROM';
+    else if (e.kind === 'AEXPR_IN' || e.kind === 'AEXPR_OP_ANY' || e.kind === 'AEXPR_OP_ALL') {
+      // `col IN (...)`, `col = ANY($1)`: only with the column on the left.
+      const name = e.name?.at(-1)?.String?.sval;
+      const listOp = e.kind === 'AEXPR_IN' ? (name === '=' ? 'IN' : 'NOT IN') : `${name} ${e.kind === 'AEXPR_OP_ANY' ? 'ANY' : 'ALL'}`;
+      const column = storedColumn(e.lexpr, scope);
+      if (column && e.rexpr) out.push({ column, op: negated ? (NEGATED[listOp] ?? `NOT ${listOp}`) : listOp, value: valueOf(e.rexpr, scope) });
+      collectNestedConditions(e.rexpr, scope, out);
+      return;
+    }
     // Subqueries on either side may hold conditions of their own.
     for (const side of [e.lexpr, e.rexpr]) if (side) collectNestedConditions(side, scope, out);
     if (!op || !(COMPARISONS.has(op) || op.startsWith('IS ')) || !e.lexpr || !e.rexpr) return;

@@ -82,6 +82,14 @@ describe('UPDATE', () => {
     expect(conds(s)).toEqual(['k = [2]', 'fence_token IS NULL []', 'fence_token < [3]', 'k = [4]']);
   });
 
+  it('reads IN lists and = ANY(array)', () => {
+    expect(conds(first('UPDATE t SET v = $1 WHERE k IN ($2, $3) AND id = ANY($4::int[]) AND NOT (s IN (1, 2))'))).toEqual([
+      'k IN [2,3]',
+      'id = ANY [4]',
+      's NOT IN []',
+    ]);
+  });
+
   it('flips the operator under NOT', () => {
     expect(conds(first('UPDATE t SET v = $1 WHERE NOT (fence_token >= $2)'))).toEqual(['fence_token < [2]']);
   });

@@ -176,6 +176,18 @@ describe('readSqlSource', () => {
     expect([1, 2, 3].map((n) => text(s.paramNode(n), code))).toEqual(['state', 'id', 'token']);
   });
 
+  it('inlines Prisma.sql fragments in $executeRaw and marks Prisma.join dynamic', () => {
+    const code = [
+      'await prisma.$executeRaw`UPDATE "ResourceState" SET "value" = ${value}',
+      '  WHERE "resourceKey" IN (${Prisma.join(keys)}) ${Prisma.sql`AND "fenceToken" < ${lease.fenceToken}`}`;',
+    ].join('\n');
+    const s = only(code);
+    expect(s.analysis.text).toBe('UPDATE "ResourceState" SET "value" = $1\n  WHERE "resourceKey" IN ($2) AND "fenceToken" < $3');
+    expect(s.dynamicParams).toEqual([2]);
+    expect(s.analysis.statements[0].conditions.map((c) => `${c.column} ${c.op} ${c.value.params}`)).toEqual(['resourcekey IN 2', 'fencetoken < 3']);
+    expect(text(s.paramNode(3), code)).toBe('lease.fenceToken');
+  });
+
   it('makes helper calls parameters and marks them dynamic', () => {
     const code = 'await sql`SELECT ${sql(columns)} FROM jobs WHERE id = ${id} FOR UPDATE`;';
     const s = only(code);
