@@ -173,22 +173,32 @@ export function memoryCounterAt(node: Increment, sourceCode: SourceCode, flow: V
     const reads = (members.reads.get(name) ?? []).filter((r) => !contains(node, r) && !isWriteTarget(r) && !isSelfStep(r));
     return { node, label: `this.${name}`, name: name.replace(/^#/, ''), kind: 'instance', valueUsed, reads, loaded };
   }
-  // `state.token++` on a module-level object literal.
+  // `state.token++` on a module-level object literal; `LeaseManager.seq++` on a static field.
   if (object.type === AST_NODE_TYPES.Identifier) {
     const variable = variableOf(object, sourceCode);
     const def = variable?.defs[0];
-    if (!variable || !def || def.node.type !== AST_NODE_TYPES.VariableDeclarator || unwrap(def.node.init ?? def.node).type !== AST_NODE_TYPES.ObjectExpression) return undefined;
-    const life = lifetime(variable, node);
-    if (life !== 'module' && life !== 'closure') return undefined;
+    if (!variable || !def) return undefined;
+    let initial: Node | null | undefined;
+    if (def.type === 'ClassName') {
+      const cls = def.node as TSESTree.ClassDeclaration;
+      const field = cls.body.body.find((m) => m.type === AST_NODE_TYPES.PropertyDefinition && m.static && propertyKeyName(m) === name) as TSESTree.PropertyDefinition | undefined;
+      if (!field) return undefined;
+      initial = field.value;
+    } else {
+      if (def.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init || unwrap(def.node.init).type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+      const life = lifetime(variable, node);
+      if (life !== 'module' && life !== 'closure') return undefined;
+      const init = unwrap(def.node.init) as TSESTree.ObjectExpression;
+      const prop = init.properties.find((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === name) as TSESTree.Property | undefined;
+      initial = prop?.value;
+    }
     const same = (n: Node) => n.type === AST_NODE_TYPES.MemberExpression && sourceCode.getText(n) === sourceCode.getText(target);
-    const init = unwrap(def.node.init!) as TSESTree.ObjectExpression;
-    const initial = init.properties.find((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === name) as TSESTree.Property | undefined;
     const members = variable.references.map((ref) => ref.identifier.parent).filter((p): p is TSESTree.MemberExpression => p?.type === AST_NODE_TYPES.MemberExpression && memberName(p) === name);
     const loaded =
-      (initial !== undefined && !isMemoryWrite(initial.value, same)) ||
+      !isMemoryWrite(initial, same) ||
       members.some((m) => m.parent?.type === AST_NODE_TYPES.AssignmentExpression && m.parent.left === m && m.parent.operator === '=' && !isMemoryWrite(m.parent.right, same));
     const reads = members.filter((m) => !contains(node, m) && !isWriteTarget(m) && !isSelfStep(m));
-    return { node, label: `${object.name}.${name}`, name, kind: life, valueUsed, reads, loaded };
+    return { node, label: `${object.name}.${name}`, name, kind: def.type === 'ClassName' ? 'instance' : lifetime(variable, node) === 'closure' ? 'closure' : 'module', valueUsed, reads, loaded };
   }
   return undefined;
 }

@@ -28,7 +28,7 @@ const STRONG_ISSUER = /^(?:next|issue|new|allocate|mint|generate|get|take|bump|i
 const WEAK_ISSUER = /^(?:next|issue|allocate|mint)_?token$/i;
 /** Keys that make an object a lease record. */
 const LEASE_KEY = /^(?:lease|lock)(?:_?(?:id|key|name|owner|holder))?$/i;
-const OWNER_KEY = /^(?:owner|holder|worker|consumer|leader|assignee)(?:_?(?:id|name))?$|^(?:node|client|instance|member|session)_?id$/i;
+const OWNER_KEY = /^(?:owner|holder|worker|consumer|leader|assignee)(?:_?(?:id|name))?$|^(?:node|instance|member)_?id$/i;
 const EXPIRY_KEY = /^(?:expires?(?:_?(?:at|on|in|ms))?|expiry|expiration|ttl(?:_?ms)?|lease_?(?:until|expires?_?at|ttl|ms)|valid_?until|deadline)$/i;
 /** Names of lock handles and lease records. */
 const HANDLE_NAME = /^(?:lease|lock|grant|handle|fence|fencing|lockHandle|leaseHandle|acquired|acquisition|ownership|holder)$|(?:Lease|Lock|Grant)$/;
@@ -104,16 +104,28 @@ function isLeaseObject(object: TSESTree.ObjectExpression, sourceCode: SourceCode
   if (p.type === AST_NODE_TYPES.AssignmentExpression && p.right === cur && p.left.type === AST_NODE_TYPES.MemberExpression) {
     return HANDLE_NAME.test(thisMemberName(p.left) ?? '');
   }
-  // `leases.set(key, {...})`
-  if (p.type === AST_NODE_TYPES.CallExpression && p.arguments.includes(cur as TSESTree.CallExpressionArgument)) {
-    const callee = unwrap(p.callee);
-    if (callee.type === AST_NODE_TYPES.MemberExpression) {
-      const receiver = unwrap(callee.object);
-      const name = receiver.type === AST_NODE_TYPES.Identifier ? receiver.name : receiver.type === AST_NODE_TYPES.MemberExpression ? thisMemberName(receiver) : undefined;
-      return !!name && /lease|lock|grant|holder|fenc/i.test(name);
-    }
+  // `leases.set(key, {...})`, `prisma.lease.update({ data: {...} })`, `db('locks').update({...})`,
+  // `leases.updateOne(filter, { $set: {...} })`: written to a lease store.
+  let arg: Node = cur;
+  while (arg.parent?.type === AST_NODE_TYPES.Property && RECORD_KEY.test(propertyKeyName(arg.parent) ?? '') && arg.parent.parent.type === AST_NODE_TYPES.ObjectExpression) {
+    arg = arg.parent.parent;
+  }
+  const call = arg.parent;
+  if (call?.type === AST_NODE_TYPES.CallExpression && call.arguments.includes(arg as TSESTree.CallExpressionArgument)) {
+    return mentionsLease(sourceCode.getText(call.callee));
   }
   return false;
+}
+
+/** Keys that wrap the record being written: Prisma `data`, Mongo `$set`, DynamoDB `Item`. */
+const RECORD_KEY = /^(?:data|\$set|\$setOnInsert|set|values|item|Item|update|create|record)$/;
+
+/** Whether code text names a lock or lease store (`prisma.lease`, `db('locks')`, `leaseRepo`), word by word. */
+function mentionsLease(text: string): boolean {
+  return text
+    .slice(0, 300)
+    .split(/[^A-Za-z]+|(?=[A-Z][a-z])/)
+    .some((word) => /^(?:leases?|locks?|fenc\w*|grants?|holders?|mutex(?:es)?)$/i.test(word));
 }
 
 /** A lock handle or lease record receiving a member: `lease.token = ...`, `this.lease.epoch = ...`. */
@@ -129,6 +141,7 @@ export function tokenStrength(place: ValuePlace, sourceCode: SourceCode, options
   switch (place.kind) {
     case 'binding':
     case 'parameter':
+    case 'field':
       return isStrongName(place.name, options) ? 'strong' : undefined;
     case 'property':
       if (isStrongName(place.name, options)) return 'strong';

@@ -21,6 +21,8 @@ export type ValuePlace =
   | { kind: 'member'; node: TSESTree.AssignmentExpression; name: string; object: Node }
   /** `f(v)` where same-file `f` names the parameter. */
   | { kind: 'parameter'; node: Node; name: string; fn: FunctionNode }
+  /** `hset(key, 'fenceToken', v)`, `redis.set(\`fence:${k}\`, v)`: a named slot in a store call. */
+  | { kind: 'field'; node: Node; name: string }
   /** `return v` / `() => v`. */
   | { kind: 'return'; node: Node; fn: FunctionNode; fnName?: string }
   /** Bound to `$n` of a SQL statement that assigns or compares `column`. */
@@ -183,7 +185,11 @@ export class ValueFlow {
             cur = p;
             continue;
           }
-          if (p.type === AST_NODE_TYPES.CallExpression) this.visitSql(cur, visit);
+          if (p.type === AST_NODE_TYPES.CallExpression) {
+            this.visitSql(cur, visit);
+            const field = fieldName(p, cur);
+            if (field && visit({ kind: 'field', node: cur, name: field })) return [];
+          }
           return this.intoParameter(p, cur, visit);
         }
         case AST_NODE_TYPES.ArrayExpression:
@@ -341,6 +347,24 @@ export class ValueFlow {
       }
     }
   }
+}
+
+const STORE_SET = /^(?:set|setex|psetex|hset|hsetnx|hmset|put|setItem|getset)$/i;
+
+/**
+ * The slot a call argument fills: the string argument just before it (`hset(k, 'fenceToken', v)`),
+ * or, for a store's set, the token word in the key (`set(\`fence:${k}\`, v)`).
+ */
+function fieldName(call: TSESTree.CallExpression, arg: Node): string | undefined {
+  const index = call.arguments.indexOf(arg as TSESTree.CallExpressionArgument);
+  if (index < 1) return undefined;
+  const before = call.arguments[index - 1];
+  const name = before.type === AST_NODE_TYPES.Literal && typeof before.value === 'string' ? before.value : undefined;
+  if (name && /^[A-Za-z_:#-][\w:#-]*$/.test(name) && index >= 2) return name;
+  if (!STORE_SET.test(calleeName(call) ?? '')) return undefined;
+  const key = call.arguments[0];
+  const text = key.type === AST_NODE_TYPES.Literal && typeof key.value === 'string' ? key.value : key.type === AST_NODE_TYPES.TemplateLiteral ? key.quasis.map((q) => q.value.raw).join(' ') : undefined;
+  return text?.match(/fenc[a-z_]*(?:token)?/i)?.[0];
 }
 
 function dottedCallee(callee: Node): string | undefined {
