@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { memoryCounterAt, counterTokenPlace, type Increment } from '../core/memory-counters.js';
 import { tokenColumnSetting } from '../core/settings.js';
-import { describePlace, isStrongName, tokenStrength } from '../core/token-places.js';
+import { describePlace, isGrantFunction, isStrongName, tokenStrength } from '../core/token-places.js';
 import { ValueFlow } from '../core/value-flow.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -60,7 +60,9 @@ export default createRule<Options, MessageIds>({
         for (const node of increments) {
           const counter = memoryCounterAt(node, sourceCode, flow);
           if (!counter || counter.loaded) continue;
-          const place = counterTokenPlace(counter, flow, (p) => tokenStrength(p, sourceCode, placeOptions) !== undefined, isFenceName);
+          // A counter returned as is from an acquire/grant is the token that acquire hands out.
+          const isToken = (p: Parameters<typeof tokenStrength>[0]) => tokenStrength(p, sourceCode, placeOptions) !== undefined || (p.kind === 'return' && isGrantFunction(p.fn));
+          const place = counterTokenPlace(counter, flow, isToken, isFenceName);
           if (!place) continue;
           context.report({
             node,
