@@ -34,8 +34,10 @@ if [ -x node_modules/.bin/code-server ] && [ -f "$stamp" ] && [ "$(cat "$stamp")
 else
   # unsafe_perm: code-server's postinstall refuses root without it. yes: node-pty's
   # postinstall runs npx, which would stop and ask without a TTY.
-  TMPDIR="$E2E/.tmp" npm_config_unsafe_perm=true npm_config_yes=true \
+  # XDG_*: code-server's postinstall would otherwise create ~/.config/code-server.
+  TMPDIR="$E2E/.tmp" XDG_CONFIG_HOME="$E2E/.tmp/xdg/config" XDG_DATA_HOME="$E2E/.tmp/xdg/data" \
+    npm_config_unsafe_perm=true npm_config_yes=true \
     npm ci --no-audit --no-fund --loglevel=error
   echo "$want" > "$stamp"
 fi
-echo "setup: $(node_modules/.bin/code-server --version | head -1), playwright-core $(node -p "require('playwright-core/package.json').version"), $(chromium --version 2>/dev/null | head -1), $(nvim --version | head -1)"
+echo "setup: code-server $(node -p "require('code-server/package.json').version"), playwright-core $(node -p "require('playwright-core/package.json').version"), $(chromium --version 2>/dev/null | head -1), $(nvim --version | head -1)"
