@@ -9,7 +9,7 @@ hazards over the Language Server Protocol.
 
   --stdio         talk over standard input and output
   --node-ipc      talk over Node's IPC channel (the process was started with child_process.fork)
-  --socket=PORT   connect to 127.0.0.1:PORT, where the client listens
+  --socket=PORT   connect to 127.0.0.1:PORT, where the client listens (also --socket PORT)
   --version       print the version
   --help          print this text`;
 
@@ -18,7 +18,7 @@ if (args.includes('--help') || args.includes('-h')) {
   process.stdout.write(`${USAGE}\n`);
 } else if (args.includes('--version')) {
   process.stdout.write(`${SERVER_VERSION}\n`);
-} else if (!args.some((a) => a === '--stdio' || a === '--node-ipc' || /^--socket=\d+$/.test(a) || /^--pipe=/.test(a))) {
+} else if (!args.some((a, i) => a === '--stdio' || a === '--node-ipc' || /^--socket=\d+$/.test(a) || (a === '--socket' && /^\d+$/.test(args[i + 1] ?? '')) || /^--pipe=/.test(a))) {
   process.stderr.write(`${SERVER_NAME}: choose a transport.\n\n${USAGE}\n`);
   process.exitCode = 2;
 } else {

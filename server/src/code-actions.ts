@@ -41,9 +41,11 @@ export function disableNextLineEdit(document: TextDocument, line: number, ruleId
   const current = lines[line] ?? '';
   const indent = /^\s*/.exec(current)![0];
   const previous = line > 0 ? lines[line - 1] : undefined;
-  const directive = previous !== undefined ? /^(\s*\/\/\s*eslint-disable-next-line\s+)([^-]*?)(\s*(?:--.*)?)$/.exec(previous) : null;
+  const directive = previous !== undefined ? /^\s*\/\/\s*eslint-disable-next-line\s+\S/.exec(previous) : null;
   if (previous !== undefined && directive) {
-    const end = directive[1].length + directive[2].length;
+    // Rule names contain dashes; only " --" starts the description.
+    const description = previous.search(/\s--(\s|$)/);
+    const end = (description === -1 ? previous : previous.slice(0, description)).trimEnd().length;
     return { range: { start: { line: line - 1, character: end }, end: { line: line - 1, character: end } }, newText: `, ${ruleId}` };
   }
   const eol = document.getText().includes('\r\n') ? '\r\n' : '\n';

@@ -3,6 +3,8 @@ import {
   CodeActionKind,
   DidChangeConfigurationNotification,
   DocumentDiagnosticReportKind,
+  LSPErrorCodes,
+  ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
   type CodeAction,
@@ -60,7 +62,7 @@ export function startServer(connection: Connection): void {
     try {
       plugins = await loadPlugins();
     } catch (error) {
-      log.error(`fencelint: could not load eslint-plugin-fencelint; no file will be linted.\n${error instanceof Error ? error.stack : String(error)}`);
+      log.error(`fencelint: could not load the lint plugins; no file will be linted.\n${error instanceof Error ? error.stack : String(error)}`);
     }
   })();
 
@@ -183,8 +185,10 @@ export function startServer(connection: Connection): void {
   connection.languages.diagnostics.on(async (params, token): Promise<DocumentDiagnosticReport> => {
     const uri = params.textDocument.uri;
     await scheduler?.settled(uri);
+    // A newer edit made the client cancel this pull: it will pull again for the newer version.
+    if (token.isCancellationRequested) throw new ResponseError(LSPErrorCodes.RequestCancelled, 'overtaken by a newer edit');
     const s = await serviceUntilReady;
-    if (token.isCancellationRequested || !s || !documents.get(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    if (!s || !documents.get(uri)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     const settings = await s.settingsFor(uri);
     const previous = s.cached(uri);
     // onSave: between saves, keep answering with the lint of the last save (or of the open).
