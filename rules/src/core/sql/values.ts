@@ -407,7 +407,16 @@ export function collectComparisons(node: Json, scope: Scope, negated: boolean, o
       if (op === '!=') op = '<>';
     } else if (e.kind === 'AEXPR_DISTINCT') op = 'IS DISTINCT FROM';
     else if (e.kind === 'AEXPR_NOT_DISTINCT') op = 'IS NOT DISTINCT FROM';
-    else if (e.kind === 'AEXPR_IN' || e.kind === 'AEXPR_OP_ANY' || e.kind === 'AEXPR_OP_ALL') {
+    else if (e.kind === 'AEXPR_BETWEEN' || e.kind === 'AEXPR_BETWEEN_SYM') {
+      // `col BETWEEN lo AND hi` is `col >= lo AND col <= hi`.
+      const column = storedColumn(e.lexpr, scope);
+      const [lo, hi] = e.rexpr?.List?.items ?? [];
+      if (column && lo && hi && !negated) {
+        out.push({ column, op: '>=', value: valueOf(lo, scope) }, { column, op: '<=', value: valueOf(hi, scope) });
+      }
+      collectNestedConditions(e.rexpr, scope, out);
+      return;
+    } else if (e.kind === 'AEXPR_IN' || e.kind === 'AEXPR_OP_ANY' || e.kind === 'AEXPR_OP_ALL') {
       // `col IN (...)`, `col = ANY($1)`: only with the column on the left.
       const name = e.name?.at(-1)?.String?.sval;
       const listOp = e.kind === 'AEXPR_IN' ? (name === '=' ? 'IN' : 'NOT IN') : `${name} ${e.kind === 'AEXPR_OP_ANY' ? 'ANY' : 'ALL'}`;

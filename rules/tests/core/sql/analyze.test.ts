@@ -90,6 +90,10 @@ describe('UPDATE', () => {
     ]);
   });
 
+  it('reads BETWEEN as two comparisons', () => {
+    expect(conds(first('UPDATE t SET v = $1 WHERE fence_token BETWEEN $2 AND $3'))).toEqual(['fence_token >= [2]', 'fence_token <= [3]']);
+  });
+
   it('flips the operator under NOT', () => {
     expect(conds(first('UPDATE t SET v = $1 WHERE NOT (fence_token >= $2)'))).toEqual(['fence_token < [2]']);
   });
