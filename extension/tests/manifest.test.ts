@@ -2,7 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const root = join(import.meta.dirname, '..');
+// This package is CommonJS (VS Code loads the client with require), so no import.meta here.
+const root = join(__dirname, '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const properties: Record<string, { description?: string; markdownDescription?: string; default?: unknown }> =
   manifest.contributes.configuration.properties;
