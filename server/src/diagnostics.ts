@@ -46,15 +46,16 @@ export function writeAt(analysis: AnalysisSnapshot | undefined, range: Range): W
 
 /** Where the lease of a reported write was acquired and, for read-then-update, where it was checked. */
 export function relatedInformation(uri: string, analysis: AnalysisSnapshot | undefined, range: Range): DiagnosticRelatedInformation[] {
-  const write = writeAt(analysis, range);
-  if (!write) return [];
   const related: DiagnosticRelatedInformation[] = [];
-  const acquire = analysis!.acquires.find((a) => a.id === write.acquireId);
+  const write = writeAt(analysis, range);
+  const acquire = write && analysis!.acquires.find((a) => a.id === write.acquireId);
   if (acquire) {
     related.push({ location: { uri, range: acquire.range }, message: `lease acquired here (${acquire.library})` });
   }
-  if (write.checkRange) {
-    related.push({ location: { uri, range: write.checkRange }, message: 'checked here, in a separate step before the write' });
+  const at = { start: range.start, end: range.start };
+  const check = write?.checkRange ?? analysis?.checks.find((c) => contains(c.writeRange, at))?.checkRange;
+  if (check) {
+    related.push({ location: { uri, range: check }, message: 'checked here, in a separate step before the write' });
   }
   return related;
 }

@@ -1,6 +1,6 @@
 import type { ESLint, Rule } from 'eslint';
 import type { Range } from 'vscode-languageserver/node';
-import type { GetFileAnalysis } from './plugin-loader.js';
+import type { FindCheckThenWrites, GetFileAnalysis } from './plugin-loader.js';
 
 /**
  * What the server keeps of the core's `getFileAnalysis` for one document version: plain
@@ -27,9 +27,16 @@ export interface WriteSnapshot {
   checkRange?: Range;
 }
 
+/** A write whose safety rests on an earlier, separate check (read-then-update). */
+export interface CheckSnapshot {
+  writeRange: Range;
+  checkRange: Range;
+}
+
 export interface AnalysisSnapshot {
   acquires: AcquireSnapshot[];
   writes: WriteSnapshot[];
+  checks: CheckSnapshot[];
 }
 
 interface EslintLoc {
@@ -113,7 +120,19 @@ export function snapshotAnalysis(analysis: unknown): AnalysisSnapshot {
       checkRange: check ? locToRange(check) : undefined,
     });
   }
-  return { acquires, writes };
+  return { acquires, writes, checks: [] };
+}
+
+/** Copies the core's `findCheckThenWrites` findings: where each guarded write was checked. */
+export function snapshotChecks(findings: unknown): CheckSnapshot[] {
+  const checks: CheckSnapshot[] = [];
+  for (const raw of Array.isArray(findings) ? findings : []) {
+    const finding = raw as { check?: { loc?: unknown }; write?: { node?: { loc?: unknown } } };
+    const checkLoc = finding.check?.loc;
+    const writeLoc = finding.write?.node?.loc;
+    if (isLoc(checkLoc) && isLoc(writeLoc)) checks.push({ writeRange: locToRange(writeLoc), checkRange: locToRange(checkLoc) });
+  }
+  return checks;
 }
 
 /**
@@ -126,7 +145,7 @@ export class AnalysisCollector {
   private failure: string | undefined;
   readonly plugin: ESLint.Plugin;
 
-  constructor(getFileAnalysis: GetFileAnalysis) {
+  constructor(getFileAnalysis: GetFileAnalysis, findCheckThenWrites?: FindCheckThenWrites) {
     const collector = this;
     const rule: Rule.RuleModule = {
       meta: { type: 'problem', schema: [], docs: { description: 'Hands the file analysis to the language server.' } },
@@ -134,7 +153,10 @@ export class AnalysisCollector {
         return {
           'Program:exit'() {
             try {
-              collector.latest = snapshotAnalysis(getFileAnalysis(context));
+              const analysis = getFileAnalysis(context);
+              const snapshot = snapshotAnalysis(analysis);
+              if (findCheckThenWrites) snapshot.checks = snapshotChecks(findCheckThenWrites(analysis, context.sourceCode));
+              collector.latest = snapshot;
             } catch (error) {
               // The analysis only decorates diagnostics; its failure must not drop them.
               collector.failure = error instanceof Error ? error.message : String(error);

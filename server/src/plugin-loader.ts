@@ -4,6 +4,8 @@ import type { ESLint, Linter, Rule } from 'eslint';
 
 /** The part of `eslint-plugin-fencelint/core` the server uses; absent until the core exports it. */
 export type GetFileAnalysis = (context: Rule.RuleContext) => unknown;
+/** `findCheckThenWrites(analysis, sourceCode)` of the core: writes guarded by a separate check. */
+export type FindCheckThenWrites = (analysis: unknown, sourceCode: unknown) => unknown;
 
 export interface ExtraPlugin {
   namespace: string;
@@ -18,6 +20,7 @@ export interface LoadedPlugins {
   /** Full rule id (`fencelint/<name>`) -> docs URL from the rule's `meta.docs.url`. */
   docsUrls: Map<string, string>;
   getFileAnalysis: GetFileAnalysis | undefined;
+  findCheckThenWrites: FindCheckThenWrites | undefined;
   extra: ExtraPlugin[];
 }
 
@@ -61,10 +64,12 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
   }
 
   let getFileAnalysis: GetFileAnalysis | undefined;
+  let findCheckThenWrites: FindCheckThenWrites | undefined;
   try {
     // @ts-ignore -- as above.
     const core = (await import('eslint-plugin-fencelint/core')) as Record<string, unknown>;
     if (typeof core.getFileAnalysis === 'function') getFileAnalysis = core.getFileAnalysis as GetFileAnalysis;
+    if (typeof core.findCheckThenWrites === 'function') findCheckThenWrites = core.findCheckThenWrites as FindCheckThenWrites;
   } catch {
     // The core is optional for the server: without it, diagnostics carry no related locations.
   }
@@ -81,5 +86,5 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
     extra.push({ namespace, plugin, source });
   }
 
-  return { fencelint, recommendedRules, docsUrls, getFileAnalysis, extra };
+  return { fencelint, recommendedRules, docsUrls, getFileAnalysis, findCheckThenWrites, extra };
 }

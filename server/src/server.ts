@@ -82,7 +82,7 @@ export function startServer(connection: Connection): void {
     const initService = async () => {
       await ready;
       if (!plugins) return undefined;
-      const collector = plugins.getFileAnalysis ? new AnalysisCollector(plugins.getFileAnalysis) : undefined;
+      const collector = plugins.getFileAnalysis ? new AnalysisCollector(plugins.getFileAnalysis, plugins.findCheckThenWrites) : undefined;
       return new LintService(plugins, new LintEngine(collector), settingsStore, new WorkspaceConfigLoader(log), log, {
         trusted: options.trusted === true,
         workspaceFolders: () => workspaceFolders,

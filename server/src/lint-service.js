@@ -1,0 +1,154 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toDiagnostic } from './diagnostics.js';
+import { buildLintConfig, LINTED_EXTENSIONS } from './lint-config.js';
+import { settingsKey } from './settings.js';
+const LANGUAGE_EXTENSIONS = {
+    typescript: '.ts',
+    typescriptreact: '.tsx',
+    javascript: '.js',
+    javascriptreact: '.jsx',
+};
+/**
+ * The file name ESLint sees: the document's path for `file:` URIs, else a name under the
+ * filesystem root whose extension follows the language id (untitled documents).
+ */
+export function lintFilename(document) {
+    if (document.uri.startsWith('file:')) {
+        const filename = fileURLToPath(document.uri);
+        return LINTED_EXTENSIONS.includes(path.extname(filename).toLowerCase()) ? filename : undefined;
+    }
+    const ext = LANGUAGE_EXTENSIONS[document.languageId];
+    return ext ? path.join(path.parse(process.cwd()).root, `untitled${ext}`) : undefined;
+}
+/**
+ * Lints documents: settings per document, the config built from them, the lint itself, and
+ * containment. A failed lint yields an empty result (no stale, no false findings) and one log
+ * line per distinct failure.
+ */
+export class LintService {
+    plugins;
+    engine;
+    settingsStore;
+    workspaceConfig;
+    log;
+    options;
+    withCollector;
+    results = new Map();
+    configs = new Map();
+    constructor(plugins, engine, settingsStore, workspaceConfig, log, options, withCollector) {
+        this.plugins = plugins;
+        this.engine = engine;
+        this.settingsStore = settingsStore;
+        this.workspaceConfig = workspaceConfig;
+        this.log = log;
+        this.options = options;
+        this.withCollector = withCollector;
+    }
+    cached(uri) {
+        return this.results.get(uri);
+    }
+    forget(uri) {
+        this.results.delete(uri);
+    }
+    /** Settings or configs changed: every result and every built config is out of date. */
+    invalidate() {
+        this.results.clear();
+        this.configs.clear();
+        this.workspaceConfig.clear();
+    }
+    settingsFor(uri) {
+        return this.settingsStore.get(uri);
+    }
+    folderOf(filename) {
+        const folders = this.options.workspaceFolders().filter((f) => filename.startsWith(f.endsWith(path.sep) ? f : f + path.sep));
+        return folders.sort((a, b) => b.length - a.length)[0] ?? path.dirname(filename);
+    }
+    async configFor(filename, settings) {
+        let workspace;
+        let key = settingsKey(settings);
+        if (settings.useWorkspaceConfig) {
+            if (this.options.trusted) {
+                const folder = this.folderOf(filename);
+                workspace = await this.workspaceConfig.optionsFor(filename, folder);
+                key += `\0${folder}\0${JSON.stringify(workspace ?? null)}`;
+            }
+            else {
+                this.log.once('untrusted-workspace-config', 'fencelint.useWorkspaceConfig is ignored: the workspace is not trusted. Using the bundled defaults.', 'info');
+            }
+        }
+        let config = this.configs.get(key);
+        if (!config) {
+            config = buildLintConfig(this.plugins, settings, workspace, this.withCollector);
+            this.configs.set(key, config);
+        }
+        return config;
+    }
+    /**
+     * Lints the document as it is now and returns the result, or the cached one when this
+     * version was linted already. `current` is read after every await, so the version linted is
+     * always the newest the server knows; a lint never runs for a version that was overtaken.
+     */
+    async lint(current) {
+        const first = current();
+        if (!first)
+            return undefined;
+        const settings = await this.settingsFor(first.uri);
+        const filename = lintFilename(first);
+        if (!filename)
+            return undefined;
+        const config = settings.enable ? await this.configFor(filename, settings) : [];
+        const document = current();
+        if (!document)
+            return undefined;
+        const cached = this.results.get(document.uri);
+        if (cached && cached.version === document.version && cached.settings === settings && cached.config === config)
+            return cached;
+        const text = document.getText();
+        const result = {
+            uri: document.uri, version: document.version, text, filename, settings, config, messages: [], diagnostics: [], analysis: undefined,
+        };
+        if (settings.enable) {
+            this.options.onStatus({ state: 'linting', uri: document.uri });
+            const started = performance.now();
+            const outcome = this.engine.lint(text, filename, config);
+            const durationMs = Math.round((performance.now() - started) * 10) / 10;
+            if (outcome.status === 'failed') {
+                const reason = outcome.error.split('\n')[0];
+                this.options.onStatus({ state: 'error', uri: document.uri, message: `linting failed: ${reason}` });
+            }
+            else {
+                this.options.onStatus({ state: 'idle', uri: document.uri, durationMs });
+            }
+            switch (outcome.status) {
+                case 'linted':
+                    result.messages = outcome.messages;
+                    result.analysis = outcome.analysis;
+                    if (outcome.analysisFailure)
+                        this.log.once(`analysis:${outcome.analysisFailure}`, `fencelint: the file analysis failed (${outcome.analysisFailure}); diagnostics carry no related locations.`);
+                    break;
+                case 'skipped':
+                    this.log.once(`skip:${document.uri}:${outcome.reason}`, `fencelint: skipped ${document.uri} (${outcome.reason}).`, 'info');
+                    break;
+                case 'unparsable':
+                    // A syntax error while typing: the TypeScript service reports it; fencelint reports nothing.
+                    break;
+                case 'failed': {
+                    const headline = outcome.error.split('\n').filter((l) => !/^\s+at /.test(l)).join(' | ');
+                    this.log.once(`failed:${headline}`, `fencelint: linting ${document.uri} failed; no findings are shown for it until it lints again.\n${outcome.error}`);
+                    break;
+                }
+            }
+        }
+        result.diagnostics = result.messages.map((m, i) => toDiagnostic(result.uri, result.version, i, m, this.plugins.docsUrls, result.analysis));
+        this.results.set(document.uri, result);
+        return result;
+    }
+    /** Text with all autofixes (and, per setting, suggestions) applied; undefined when nothing can be fixed. */
+    fixedText(result) {
+        if (!result.settings.enable)
+            return undefined;
+        return this.engine.fixAll(result.text, result.filename, result.config, result.settings.fixAll.includeSuggestions);
+    }
+}
+//# sourceMappingURL=lint-service.js.map

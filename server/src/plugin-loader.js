@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+/**
+ * Environment variable naming extra ESLint plugins (absolute paths to ES modules that
+ * default-export a plugin with `meta.namespace`), separated by the platform's path delimiter.
+ * Every rule of such a plugin is turned on as an error. It exists so the server's containment
+ * of a throwing rule can be tested against a real throwing rule; it is an environment variable
+ * and not a setting so that no workspace can make the server load code.
+ */
+export const EXTRA_PLUGINS_ENV = 'FENCELINT_LS_EXTRA_PLUGINS';
+function asPlugin(value) {
+    const candidate = value?.default ?? value;
+    if (typeof candidate === 'object' && candidate !== null && 'rules' in candidate)
+        return candidate;
+    return undefined;
+}
+function docsUrlOf(rule) {
+    const url = rule?.meta?.docs?.url;
+    return typeof url === 'string' ? url : undefined;
+}
+/**
+ * Loads the plugin with a dynamic import: its module awaits the SQL parser's WebAssembly at the
+ * top level, so it cannot be required synchronously.
+ */
+export async function loadPlugins(env = process.env) {
+    // Typed below by the ESLint plugin shape rather than by the package's declarations.
+    // @ts-ignore -- the plugin's .d.ts exists only after `npm run build -w rules`.
+    const fencelint = asPlugin(await import('eslint-plugin-fencelint'));
+    if (!fencelint)
+        throw new Error('eslint-plugin-fencelint did not export an ESLint plugin');
+    const recommended = fencelint.configs?.recommended;
+    const recommendedRules = { ...(recommended?.rules ?? {}) };
+    const docsUrls = new Map();
+    for (const [name, rule] of Object.entries(fencelint.rules ?? {})) {
+        const url = docsUrlOf(rule);
+        if (url)
+            docsUrls.set(`fencelint/${name}`, url);
+    }
+    let getFileAnalysis;
+    let findCheckThenWrites;
+    try {
+        // @ts-ignore -- as above.
+        const core = (await import('eslint-plugin-fencelint/core'));
+        if (typeof core.getFileAnalysis === 'function')
+            getFileAnalysis = core.getFileAnalysis;
+        if (typeof core.findCheckThenWrites === 'function')
+            findCheckThenWrites = core.findCheckThenWrites;
+    }
+    catch {
+        // The core is optional for the server: without it, diagnostics carry no related locations.
+    }
+    const extra = [];
+    for (const source of (env[EXTRA_PLUGINS_ENV] ?? '').split(path.delimiter).filter(Boolean)) {
+        const plugin = asPlugin(await import(pathToFileURL(path.resolve(source)).href));
+        const namespace = plugin?.meta && 'namespace' in plugin.meta ? String(plugin.meta.namespace ?? '') : '';
+        if (!plugin || !namespace)
+            throw new Error(`${EXTRA_PLUGINS_ENV}: ${source} does not export a plugin with meta.namespace`);
+        for (const [name, rule] of Object.entries(plugin.rules ?? {})) {
+            const url = docsUrlOf(rule);
+            if (url)
+                docsUrls.set(`${namespace}/${name}`, url);
+        }
+        extra.push({ namespace, plugin, source });
+    }
+    return { fencelint, recommendedRules, docsUrls, getFileAnalysis, findCheckThenWrites, extra };
+}
+//# sourceMappingURL=plugin-loader.js.map

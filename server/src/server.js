@@ -1,0 +1,211 @@
+import { fileURLToPath } from 'node:url';
+import { CodeActionKind, DidChangeConfigurationNotification, DocumentDiagnosticReportKind, LSPErrorCodes, ResponseError, TextDocuments, TextDocumentSyncKind, } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { fixAllAction, FIX_ALL_KIND, quickFixes, SHOW_DOCUMENTATION_COMMAND } from './code-actions.js';
+import { AnalysisCollector } from './file-analysis.js';
+import { acquireHover } from './hover.js';
+import { LintEngine } from './lint-engine.js';
+import { LintScheduler } from './lint-scheduler.js';
+import { LintService } from './lint-service.js';
+import { loadPlugins } from './plugin-loader.js';
+import { ServerLog } from './server-log.js';
+import { SettingsStore } from './settings-store.js';
+import { WorkspaceConfigLoader } from './workspace-config.js';
+export const SERVER_NAME = 'fencelint-language-server';
+/** Server -> client notification with a `LintStatus` (see lint-service.ts and the README). */
+export const STATUS_NOTIFICATION = 'fencelint/status';
+export const SERVER_VERSION = '0.1.0';
+function settingsFromPush(settings) {
+    const record = settings;
+    return record && typeof record === 'object' && 'fencelint' in record ? record.fencelint : undefined;
+}
+/**
+ * Wires the LSP connection: documents, settings, diagnostics (pull when the client supports
+ * it, else push), code actions, hover and commands. The plugin loads once, before the first
+ * lint; a plugin that fails to load leaves the server answering with empty reports.
+ */
+export function startServer(connection) {
+    const documents = new TextDocuments(TextDocument);
+    const log = new ServerLog(connection);
+    let service;
+    let plugins;
+    let scheduler;
+    let pullDiagnostics = false;
+    let canRefreshPull = false;
+    let workspaceFolders = [];
+    const ready = (async () => {
+        try {
+            plugins = await loadPlugins();
+        }
+        catch (error) {
+            log.error(`fencelint: could not load the lint plugins; no file will be linted.\n${error instanceof Error ? error.stack : String(error)}`);
+        }
+    })();
+    connection.onInitialize((params) => {
+        const capabilities = params.capabilities;
+        const options = (params.initializationOptions ?? {});
+        pullDiagnostics = !!capabilities.textDocument?.diagnostic;
+        canRefreshPull = !!capabilities.workspace?.diagnostics?.refreshSupport;
+        const clientPullsConfiguration = !!capabilities.workspace?.configuration;
+        workspaceFolders = (params.workspaceFolders ?? [])
+            .map((f) => f.uri)
+            .concat(params.workspaceFolders ? [] : params.rootUri ? [params.rootUri] : [])
+            .filter((uri) => uri.startsWith('file:'))
+            .map((uri) => fileURLToPath(uri));
+        const settingsStore = new SettingsStore(connection, log, clientPullsConfiguration, options.settings);
+        const initService = async () => {
+            await ready;
+            if (!plugins)
+                return undefined;
+            const collector = plugins.getFileAnalysis ? new AnalysisCollector(plugins.getFileAnalysis, plugins.findCheckThenWrites) : undefined;
+            return new LintService(plugins, new LintEngine(collector), settingsStore, new WorkspaceConfigLoader(log), log, {
+                trusted: options.trusted === true,
+                workspaceFolders: () => workspaceFolders,
+                onStatus: (status) => void connection.sendNotification(STATUS_NOTIFICATION, status),
+            }, collector);
+        };
+        const serviceReady = initService().then((s) => (service = s));
+        scheduler = new LintScheduler(documents, async (uri) => {
+            await serviceReady;
+            if (!service)
+                return { uri, version: documents.get(uri)?.version ?? 0, diagnostics: [] };
+            const result = await service.lint(() => documents.get(uri));
+            return result && { uri, version: result.version, diagnostics: result.diagnostics };
+        }, (report) => void connection.sendDiagnostics(report));
+        serviceUntilReady = serviceReady;
+        settingsStoreRef = settingsStore;
+        return {
+            capabilities: {
+                textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+                diagnosticProvider: pullDiagnostics ? { identifier: 'fencelint', interFileDependencies: false, workspaceDiagnostics: false } : undefined,
+                codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
+                executeCommandProvider: { commands: [SHOW_DOCUMENTATION_COMMAND] },
+                hoverProvider: true,
+            },
+            serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
+        };
+    });
+    let serviceUntilReady = Promise.resolve(undefined);
+    let settingsStoreRef;
+    connection.onInitialized(() => {
+        void connection.client.register(DidChangeConfigurationNotification.type, { section: 'fencelint' }).catch(() => {
+            // Clients without dynamic registration still send didChangeConfiguration unasked.
+        });
+        log.info(`${SERVER_NAME} ${SERVER_VERSION}: diagnostics by ${pullDiagnostics ? 'pull' : 'push'}.`);
+    });
+    /** The result for the document's current version, linting it when needed. */
+    const currentResult = async (uri) => {
+        const s = await serviceUntilReady;
+        return s?.lint(() => documents.get(uri));
+    };
+    const relintAll = () => {
+        if (pullDiagnostics) {
+            if (canRefreshPull)
+                void connection.languages.diagnostics.refresh();
+            return;
+        }
+        for (const document of documents.all())
+            scheduler?.schedule(document.uri);
+    };
+    connection.onDidChangeConfiguration((change) => {
+        settingsStoreRef?.invalidate(settingsFromPush(change.settings));
+        service?.invalidate();
+        relintAll();
+    });
+    // eslint.config.* changed on disk: the workspace's fencelint options may differ now.
+    connection.onDidChangeWatchedFiles(() => {
+        service?.invalidate();
+        relintAll();
+    });
+    documents.onDidOpen((event) => {
+        if (!pullDiagnostics)
+            scheduler?.schedule(event.document.uri);
+    });
+    documents.onDidChangeContent(async (event) => {
+        if (pullDiagnostics)
+            return;
+        const s = await serviceUntilReady;
+        const settings = await s?.settingsFor(event.document.uri);
+        if (settings?.run === 'onType')
+            scheduler?.schedule(event.document.uri);
+    });
+    /** Per document, the version last saved: with `run: onSave`, the version a report must reach. */
+    const savedVersions = new Map();
+    documents.onDidSave(async (event) => {
+        const uri = event.document.uri;
+        savedVersions.set(uri, event.document.version);
+        const s = await serviceUntilReady;
+        const settings = await s?.settingsFor(uri);
+        if (settings?.run !== 'onSave')
+            return;
+        if (pullDiagnostics) {
+            // The client pulls after a save; clients that pull only on change learn of it here.
+            if (canRefreshPull)
+                void connection.languages.diagnostics.refresh();
+        }
+        else {
+            scheduler?.schedule(uri);
+        }
+    });
+    documents.onDidClose((event) => {
+        service?.forget(event.document.uri);
+        savedVersions.delete(event.document.uri);
+        settingsStoreRef?.forget(event.document.uri);
+        if (!pullDiagnostics)
+            void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
+    });
+    connection.languages.diagnostics.on(async (params, token) => {
+        const uri = params.textDocument.uri;
+        await scheduler?.settled(uri);
+        // A newer edit made the client cancel this pull: it will pull again for the newer version.
+        if (token.isCancellationRequested)
+            throw new ResponseError(LSPErrorCodes.RequestCancelled, 'overtaken by a newer edit');
+        const s = await serviceUntilReady;
+        if (!s || !documents.get(uri))
+            return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+        const settings = await s.settingsFor(uri);
+        const previous = s.cached(uri);
+        // onSave: between saves, keep answering with the lint of the last save (or of the open).
+        const keep = settings.run === 'onSave' && previous && previous.version >= (savedVersions.get(uri) ?? 0);
+        const result = keep ? previous : await s.lint(() => documents.get(uri));
+        if (!result)
+            return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+        const resultId = `${result.version}:${result.messages.length}:${result.diagnostics.map((d) => d.range.start.line).join(',')}`;
+        if (params.previousResultId === resultId)
+            return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+        return { kind: DocumentDiagnosticReportKind.Full, resultId, items: result.diagnostics };
+    });
+    connection.onCodeAction(async (params) => {
+        const result = await currentResult(params.textDocument.uri);
+        if (!result || !service || !plugins)
+            return [];
+        const only = params.context.only;
+        const actions = [];
+        const wantsFixAll = only?.some((kind) => FIX_ALL_KIND.startsWith(kind) && kind !== '') ?? false;
+        if (!only || only.includes(CodeActionKind.QuickFix)) {
+            actions.push(...quickFixes(result, params.context.diagnostics, plugins.docsUrls));
+        }
+        if (wantsFixAll) {
+            const action = fixAllAction(result, service.fixedText(result));
+            if (action)
+                actions.push(action);
+        }
+        return actions;
+    });
+    connection.onExecuteCommand(async (params) => {
+        if (params.command !== SHOW_DOCUMENTATION_COMMAND)
+            return null;
+        const url = params.arguments?.[0];
+        if (typeof url !== 'string' || !/^https?:\/\//.test(url))
+            return null;
+        const shown = await connection.window.showDocument({ uri: url, external: true });
+        return shown.success;
+    });
+    connection.onHover(async (params) => {
+        const result = await currentResult(params.textDocument.uri);
+        return acquireHover(result?.analysis, params.position);
+    });
+    documents.listen(connection);
+    connection.listen();
+}
+//# sourceMappingURL=server.js.map

@@ -1,0 +1,193 @@
+import { fork, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigurationRequest, createProtocolConnection, DiagnosticRefreshRequest, InitializeRequest, InitializedNotification, IPCMessageReader, IPCMessageWriter, LogMessageNotification, PublishDiagnosticsNotification, RegistrationRequest, ShowDocumentRequest, SocketMessageReader, SocketMessageWriter, StreamMessageReader, StreamMessageWriter, } from 'vscode-languageserver-protocol/node';
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const SERVER_BUNDLE = path.resolve(here, '..', 'dist', 'bundle', 'server.mjs');
+/** A real LSP client driving the bundled server over stdio or node IPC. */
+export class TestClient {
+    process;
+    options;
+    connection;
+    logs = [];
+    shownDocuments = [];
+    settings;
+    refreshes = 0;
+    pushed = new Map();
+    waiters = [];
+    versions = new Map();
+    constructor(process, connection, options) {
+        this.process = process;
+        this.options = options;
+        this.connection = connection;
+        this.settings = options.settings ?? {};
+        connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section === 'fencelint' ? this.settings : null)));
+        connection.onRequest(RegistrationRequest.type, () => undefined);
+        connection.onRequest(DiagnosticRefreshRequest.type, () => {
+            this.refreshes++;
+            this.notify();
+        });
+        connection.onRequest(ShowDocumentRequest.type, (params) => {
+            this.shownDocuments.push(params.uri);
+            return { success: true };
+        });
+        connection.onNotification(LogMessageNotification.type, (params) => {
+            this.logs.push(params.message);
+            this.notify();
+        });
+        connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+            const list = this.pushed.get(params.uri) ?? [];
+            list.push(params);
+            this.pushed.set(params.uri, list);
+            this.notify();
+        });
+        connection.listen();
+    }
+    static async start(options) {
+        const server = options.serverPath ?? SERVER_BUNDLE;
+        if (!existsSync(server))
+            throw new Error(`${server} is missing: run \`npm run build -w rules && npm run build -w server\` first`);
+        const env = { ...process.env, ...options.env };
+        let child;
+        let connection;
+        if (options.transport === 'stdio') {
+            child = spawn(process.execPath, [server, '--stdio'], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+            connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+        }
+        else if (options.transport === 'node-ipc') {
+            child = fork(server, ['--node-ipc'], { env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+            connection = createProtocolConnection(new IPCMessageReader(child), new IPCMessageWriter(child));
+        }
+        else {
+            // With --socket=PORT the server connects to a port the client listens on.
+            const listener = createServer();
+            await new Promise((resolve) => listener.listen(0, '127.0.0.1', resolve));
+            const port = listener.address().port;
+            const accepted = new Promise((resolve) => listener.once('connection', resolve));
+            child = spawn(process.execPath, [server, `--socket=${port}`], { env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+            const socket = await accepted;
+            listener.close();
+            connection = createProtocolConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket));
+        }
+        child.stderr?.on('data', () => { });
+        const client = new TestClient(child, connection, options);
+        const capabilities = {
+            workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, diagnostics: { refreshSupport: options.pull } },
+            textDocument: {
+                synchronization: { didSave: true, dynamicRegistration: false },
+                publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true, versionSupport: true },
+                codeAction: { dataSupport: true, isPreferredSupport: true, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'source.fixAll'] } } },
+                hover: { contentFormat: ['markdown', 'plaintext'] },
+                ...(options.pull ? { diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false } } : {}),
+            },
+            window: { showDocument: { support: true } },
+        };
+        const init = await connection.sendRequest(InitializeRequest.type, {
+            processId: process.pid,
+            rootUri: null,
+            workspaceFolders: null,
+            capabilities,
+            initializationOptions: options.initializationOptions,
+        });
+        await connection.sendNotification(InitializedNotification.type, {});
+        client.capabilities = init.capabilities;
+        return client;
+    }
+    capabilities;
+    notify() {
+        for (const waiter of this.waiters.splice(0))
+            waiter();
+    }
+    /** Waits until `check` returns a value, re-checking on every message from the server. */
+    async waitFor(check, what, timeoutMs = 30_000) {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+            const value = check();
+            if (value !== undefined)
+                return value;
+            const left = deadline - Date.now();
+            if (left <= 0)
+                throw new Error(`timed out waiting for ${what}; server log:\n${this.logs.join('\n')}`);
+            await new Promise((resolve) => {
+                const timer = setTimeout(resolve, Math.min(left, 200));
+                this.waiters.push(() => {
+                    clearTimeout(timer);
+                    resolve();
+                });
+            });
+        }
+    }
+    /** The newest pushed report for `uri` whose version is at least `version`. */
+    pushedFor(uri, version) {
+        const list = this.pushed.get(uri) ?? [];
+        const last = list[list.length - 1];
+        return last && (last.version ?? 0) >= version ? last : undefined;
+    }
+    pushedReports(uri) {
+        return [...(this.pushed.get(uri) ?? [])];
+    }
+    /** Diagnostics of the document's current version: pulled, or waited for when pushed. */
+    async diagnostics(uri) {
+        const version = this.versions.get(uri) ?? 0;
+        if (this.options.pull) {
+            const report = await this.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } });
+            return report.items;
+        }
+        return (await this.waitFor(() => this.pushedFor(uri, version), `diagnostics for ${uri} v${version}`)).diagnostics;
+    }
+    async open(uri, text, languageId = 'typescript') {
+        this.versions.set(uri, 1);
+        await this.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId, version: 1, text } });
+    }
+    async replace(uri, text) {
+        const version = (this.versions.get(uri) ?? 1) + 1;
+        this.versions.set(uri, version);
+        await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+        return version;
+    }
+    async changeSettings(settings) {
+        this.settings = settings;
+        await this.connection.sendNotification('workspace/didChangeConfiguration', { settings: { fencelint: settings } });
+    }
+    async stop() {
+        try {
+            await Promise.race([this.connection.sendRequest('shutdown'), new Promise((r) => setTimeout(r, 2000))]);
+            await this.connection.sendNotification('exit');
+        }
+        catch {
+            // The server may already be gone; it is killed below either way.
+        }
+        this.connection.dispose();
+        if (this.process.exitCode === null) {
+            await new Promise((resolve) => {
+                const timer = setTimeout(() => {
+                    this.process.kill();
+                    resolve();
+                }, 2000);
+                this.process.once('exit', () => {
+                    clearTimeout(timer);
+                    resolve();
+                });
+            });
+        }
+    }
+}
+/** Applies LSP text edits (non-overlapping, any order) to a text. */
+export function applyTextEdits(text, edits) {
+    const lineStarts = [0];
+    for (let i = 0; i < text.length; i++)
+        if (text[i] === '\n')
+            lineStarts.push(i + 1);
+    const offset = (p) => (lineStarts[p.line] ?? text.length) + p.character;
+    const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
+    let result = text;
+    for (const edit of sorted)
+        result = result.slice(0, offset(edit.range.start)) + edit.newText + result.slice(offset(edit.range.end));
+    return result;
+}
+export function fileUri(name) {
+    return pathToFileURL(path.join(here, 'fixtures', name)).href;
+}
+//# sourceMappingURL=lsp-client.js.map

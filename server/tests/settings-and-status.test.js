@@ -1,0 +1,98 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BUGGY_SAVE, RULE_ID } from './buggy-code.js';
+import { fileUri, TestClient } from './lsp-client.js';
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoNodeModules = path.resolve(here, '..', '..', 'node_modules');
+const THROWING_PLUGIN = path.join(here, 'fixtures', 'throwing-plugin.mjs');
+const clients = [];
+const folders = [];
+async function start(options) {
+    const client = await TestClient.start(options);
+    clients.push(client);
+    return client;
+}
+afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.stop()));
+    for (const folder of folders.splice(0))
+        rmSync(folder, { recursive: true, force: true });
+});
+const findings = (diagnostics) => diagnostics.filter((d) => d.code === RULE_ID);
+/** A workspace whose own eslint.config.js turns fencelint's rule off. */
+function workspaceTurningTheRuleOff() {
+    const folder = mkdtempSync(path.join(tmpdir(), 'fencelint-ls-ws-'));
+    folders.push(folder);
+    mkdirSync(path.join(folder, 'src'));
+    writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'ws', private: true, type: 'module' }));
+    writeFileSync(path.join(folder, 'eslint.config.js'), [
+        "import fencelint from 'eslint-plugin-fencelint';",
+        'export default [',
+        '  fencelint.configs.recommended,',
+        `  { files: ['**/*.ts'], rules: { '${RULE_ID}': 'off' } },`,
+        '];',
+        '',
+    ].join('\n'));
+    symlinkSync(repoNodeModules, path.join(folder, 'node_modules'), 'dir');
+    writeFileSync(path.join(folder, 'src', 'save.ts'), BUGGY_SAVE);
+    return folder;
+}
+describe('settings that change what is linted', () => {
+    it('with run: onSave, keeps the report of the last save until the next save', async () => {
+        const client = await start({ transport: 'stdio', pull: true, settings: { run: 'onSave' } });
+        const uri = fileUri('on-save/save.ts');
+        await client.open(uri, BUGGY_SAVE);
+        expect(findings(await client.diagnostics(uri))).toHaveLength(1);
+        const disabled = BUGGY_SAVE.replace("    await pool.query('UPDATE", `    // eslint-disable-next-line ${RULE_ID}\n    await pool.query('UPDATE`);
+        await client.replace(uri, disabled);
+        expect(findings(await client.diagnostics(uri))).toHaveLength(1);
+        await client.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
+        expect(findings(await client.diagnostics(uri))).toEqual([]);
+    });
+    it("reads fencelint's options from the workspace's eslint.config.js only when the workspace is trusted", async () => {
+        const folder = workspaceTurningTheRuleOff();
+        const uri = pathToFileURL(path.join(folder, 'src', 'save.ts')).href;
+        const untrusted = await start({ transport: 'stdio', pull: true, settings: { useWorkspaceConfig: true }, initializationOptions: { trusted: false } });
+        await untrusted.open(uri, BUGGY_SAVE);
+        expect(findings(await untrusted.diagnostics(uri))).toHaveLength(1);
+        expect(untrusted.logs.some((l) => l.includes('not trusted'))).toBe(true);
+        const trusted = await start({ transport: 'stdio', pull: true, settings: { useWorkspaceConfig: true }, initializationOptions: { trusted: true } });
+        await trusted.open(uri, BUGGY_SAVE);
+        expect(findings(await trusted.diagnostics(uri))).toEqual([]);
+        // Editor settings win over the workspace's config.
+        await trusted.changeSettings({ useWorkspaceConfig: true, rules: { 'require-fence-condition': 'warn' } });
+        expect(findings(await trusted.diagnostics(uri))).toHaveLength(1);
+    });
+    it('ignores a setting of the wrong type with one log line and keeps linting', async () => {
+        const client = await start({ transport: 'stdio', pull: true, settings: { run: 'sometimes', rules: { 'require-fence-condition': 'loud' } } });
+        const uri = fileUri('bad-settings/save.ts');
+        await client.open(uri, BUGGY_SAVE);
+        expect(findings(await client.diagnostics(uri))).toHaveLength(1);
+        expect(client.logs.filter((l) => l.includes('fencelint.run'))).toHaveLength(1);
+        expect(client.logs.filter((l) => l.includes('fencelint.rules.require-fence-condition'))).toHaveLength(1);
+    });
+});
+describe('fencelint/status', () => {
+    it('reports linting then idle with the lint time, and error when a rule throws', async () => {
+        const client = await start({ transport: 'stdio', pull: true, env: { FENCELINT_LS_EXTRA_PLUGINS: THROWING_PLUGIN } });
+        const statuses = [];
+        client.connection.onNotification('fencelint/status', (params) => {
+            statuses.push(params);
+        });
+        const healthy = fileUri('status/healthy.ts');
+        await client.open(healthy, BUGGY_SAVE);
+        await client.diagnostics(healthy);
+        const forHealthy = statuses.filter((s) => s.uri === healthy);
+        expect(forHealthy.map((s) => s.state)).toEqual(['linting', 'idle']);
+        expect(typeof forHealthy[1].durationMs).toBe('number');
+        const broken = fileUri('status/broken.ts');
+        await client.open(broken, `${BUGGY_SAVE}// THROW_IN_RULE\n`);
+        await client.diagnostics(broken);
+        const forBroken = statuses.filter((s) => s.uri === broken);
+        expect(forBroken.map((s) => s.state)).toEqual(['linting', 'error']);
+        expect(forBroken[1].message).toContain('on-marker failed on purpose');
+    });
+});
+//# sourceMappingURL=settings-and-status.test.js.map
