@@ -29,14 +29,14 @@ export class DurableAuthority implements AuthorityAdapter {
     const now = this.clock.now();
     const count = (this.granted.get(ownerId) ?? 0) + 1;
     const leaseId = `lease-${ownerId}${count === 1 ? '' : `-${count}`}`;
-    await this.db.query(
-      `INSERT INTO ${AUTHORITY_TABLE} (resource_key, token) VALUES ($1, $2) ON CONFLICT (resource_key) DO NOTHING`,
-      [key, FIRST_TOKEN - 1],
-    );
+    // One statement: the first acquire creates the counter at 41; later ones take the next token
+    // only when no lease is live. Check and increment are one atomic step.
     const granted = await this.db.query(
-      `UPDATE ${AUTHORITY_TABLE} SET token = token + 1, lease_id = $2, owner_id = $3, expires_at = $4
-        WHERE resource_key = $1 AND (lease_id IS NULL OR expires_at <= $5) RETURNING token`,
-      [key, leaseId, ownerId, now + ttlMs, now],
+      `INSERT INTO ${AUTHORITY_TABLE} AS a (resource_key, token, lease_id, owner_id, expires_at) VALUES ($1, $6, $2, $3, $4)
+       ON CONFLICT (resource_key) DO UPDATE SET token = a.token + 1, lease_id = $2, owner_id = $3, expires_at = $4
+        WHERE a.lease_id IS NULL OR a.expires_at <= $5
+       RETURNING token`,
+      [key, leaseId, ownerId, now + ttlMs, now, FIRST_TOKEN],
     );
     if (granted.rows.length === 0) return null;
     this.granted.set(ownerId, count);
@@ -77,6 +77,6 @@ export class DurableAuthority implements AuthorityAdapter {
 
   async reset(): Promise<void> {
     this.granted.clear();
-    await this.db.exec(`TRUNCATE ${AUTHORITY_TABLE}`);
+    await this.db.exec(`DELETE FROM ${AUTHORITY_TABLE}`);
   }
 }

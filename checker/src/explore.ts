@@ -8,7 +8,7 @@ import { World } from './world.js';
  *
  * Each worker runs `acquire, pause, write, release` (a failed acquire ends it); the environment
  * may `expire` every live lease (up to `workers - 1` times) and `restart` resource and authority
- * (once, as a new session). Every interleaving is run for real against the subject, replaying
+ * (once with 2 workers, as a new session; scenario 3 restarts for real). Every interleaving is run for real against the subject, replaying
  * the prefix from a reset when the search backtracks.
  *
  * Partial-order reduction, and why it is sound here. Two steps are dependent when they belong
@@ -43,7 +43,7 @@ export interface ExploreOptions {
   workers: number;
   /** Expire steps allowed in one schedule (default workers - 1). */
   maxExpires?: number;
-  /** Restart steps allowed in one schedule (default 1; 0 for subjects whose restart changes nothing, see Subject). */
+  /** Restart steps allowed in one schedule (default 1 with 2 workers, else 0; 0 for subjects whose restart changes nothing, see Subject). */
   maxRestarts?: number;
   /** false: try every interleaving (no reduction); for cross-checking the reduction. Default true. */
   reduce?: boolean;
@@ -244,7 +244,8 @@ function nextModel(model: Model, step: Step, world: World): Model {
 export async function explore(subject: Subject, options: ExploreOptions): Promise<ExploreResult> {
   const names = WORKERS.slice(0, options.workers);
   const maxExpires = options.maxExpires ?? options.workers - 1;
-  const maxRestarts = options.maxRestarts ?? (subject.restartIsNoopInExploration ? 0 : 1);
+  // A restart anywhere multiplies the schedules about tenfold: one restart with two workers by default.
+  const maxRestarts = options.maxRestarts ?? (subject.restartIsNoopInExploration || options.workers > 2 ? 0 : 1);
   const runner = new Runner(subject, names);
   const started = performance.now();
   let states = 0;
@@ -373,6 +374,10 @@ async function shrink(runner: Runner, steps: Step[], invariant: InvariantId): Pr
       }
     }
   }
-  // Drop pauses that no longer precede a write of their worker.
-  return current.filter((s, i) => s.kind !== 'pause' || current.slice(i + 1).some((t) => t.actor === s.actor && t.kind === 'write'));
+  // Keep a pause only where it tells the story: its worker's lease expires before that worker writes.
+  return current.filter((s, i) => {
+    if (s.kind !== 'pause') return true;
+    const write = current.findIndex((t, j) => j > i && t.actor === s.actor && t.kind === 'write');
+    return write > 0 && current.slice(i + 1, write).some((t) => t.kind === 'expire');
+  });
 }

@@ -17,8 +17,10 @@ const pgliteVersion = ((): string => {
  * costs a fraction of that. So one initialised directory is kept per PGlite version as a
  * template and copied for every check.
  */
+/** Kept in $FENCELINT_CHECKER_CACHE, else in the system's temporary directory. */
 export function templateDirectory(): string {
-  return join(tmpdir(), 'fencelint-checker', `pglite-${pgliteVersion}-template`);
+  const cache = process.env.FENCELINT_CHECKER_CACHE || join(tmpdir(), 'fencelint-checker');
+  return join(cache, `pglite-${pgliteVersion}-template`);
 }
 
 export async function ensureTemplate(): Promise<string> {

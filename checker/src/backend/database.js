@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=database.js.map

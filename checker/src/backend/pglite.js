@@ -1,0 +1,97 @@
+import { PGlite } from '@electric-sql/pglite';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+const pgliteVersion = (() => {
+    // The package does not export its package.json; walk up from its entry point.
+    let dir = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir)
+        dir = dirname(dir);
+    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+})();
+/**
+ * Initialising a fresh PGlite cluster costs seconds; opening an initialised data directory
+ * costs a fraction of that. So one initialised directory is kept per PGlite version as a
+ * template and copied for every check.
+ */
+export function templateDirectory() {
+    return join(tmpdir(), 'fencelint-checker', `pglite-${pgliteVersion}-template`);
+}
+export async function ensureTemplate() {
+    const template = templateDirectory();
+    if (existsSync(join(template, 'PG_VERSION')))
+        return template;
+    mkdirSync(join(template, '..'), { recursive: true });
+    // Build beside the final place and rename, so a concurrent check never copies a half-made template.
+    const building = mkdtempSync(`${template}-building-`);
+    const db = await PGlite.create(building);
+    await db.query('SELECT 1');
+    await db.close();
+    try {
+        renameSync(building, template);
+    }
+    catch {
+        rmSync(building, { recursive: true, force: true }); // another check won the race
+    }
+    return template;
+}
+export class PgliteDatabase {
+    db;
+    dataDir;
+    ownsDir;
+    kind = 'pglite';
+    description = `PGlite ${pgliteVersion}`;
+    sessionSetup = '';
+    constructor(db, dataDir, ownsDir) {
+        this.db = db;
+        this.dataDir = dataDir;
+        this.ownsDir = ownsDir;
+    }
+    /** Open a copy of the template in a new temporary directory (removed by close()). */
+    static async openScratch() {
+        const template = await ensureTemplate();
+        const dataDir = mkdtempSync(join(tmpdir(), 'fencelint-check-'));
+        cpSync(template, dataDir, { recursive: true });
+        try {
+            return new PgliteDatabase(await PGlite.create(dataDir), dataDir, true);
+        }
+        catch (error) {
+            rmSync(dataDir, { recursive: true, force: true });
+            throw error;
+        }
+    }
+    async query(text, params = []) {
+        const result = await this.db.query(text, params);
+        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    }
+    async exec(text) {
+        await this.db.exec(text);
+    }
+    async restart() {
+        await this.db.close();
+        this.db = await PGlite.create(this.dataDir);
+        if (this.sessionSetup)
+            await this.db.exec(this.sessionSetup);
+    }
+    async newSession() {
+        await this.db.exec('DISCARD ALL');
+        if (this.sessionSetup)
+            await this.db.exec(this.sessionSetup);
+    }
+    async setSessionSetup(sql) {
+        this.sessionSetup = sql;
+        await this.db.exec(sql);
+    }
+    async close() {
+        try {
+            if (!this.db.closed)
+                await this.db.close();
+        }
+        finally {
+            if (this.ownsDir)
+                rmSync(this.dataDir, { recursive: true, force: true });
+        }
+    }
+}
+//# sourceMappingURL=pglite.js.map

@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { findWriteAt } from './at-location.js';
+import { checkFencing } from './check-fencing.js';
+import { BadInputError, errorMessage } from './errors.js';
+import { renderText } from './report.js';
+import { renderSvg } from './svg.js';
+const USAGE = `Usage:
+  fencelint-check --sql "<statement>" --roles value,key,token[,operationId] [options]
+  fencelint-check --at src/file.ts:LINE [--roles ...] [options]
+  fencelint-check --module ./adapter.ts [options]
+
+Replays the stale-write interleavings against PostgreSQL (embedded PGlite unless a server is
+given) inside a scratch schema, and tells whether the write is fenced.
+
+Options:
+  --roles LIST          role of $1, $2, ...: value, key, token, operationId
+  --dialect NAME        postgres (default) or mysql (? placeholders)
+  --token-column NAME   the column holding the fence token (default: found in the statement)
+  --key-column NAME     the column holding the key (default: found in the statement)
+  --value-column NAME   the column receiving the value (default: found in the statement)
+  --schema FILE         DDL creating the table (else: the server's own table's structure, or inferred)
+  --database-url URL    a real PostgreSQL server (default: $DATABASE_URL, else PGlite)
+  --pglite              use PGlite even when DATABASE_URL is set
+  --workers LIST        worker counts to explore (default 2,3; 0 skips the exploration)
+  --max-expires N       expiries per explored schedule (default workers - 1)
+  --max-restarts N      restarts per explored schedule (default 1)
+  --json                print the JSON report instead of text
+  --svg FILE            write the timeline picture (the counter-example, else the stale-write scenario)
+  --verbose             print every scenario's timeline
+  --progress            a progress line on stderr (default: when stderr is a terminal)
+Exit status: 0 the fence holds, 1 it is broken, 2 bad input.`;
+async function main(argv) {
+    let args;
+    try {
+        args = parseArgs({
+            args: argv,
+            options: {
+                sql: { type: 'string' },
+                roles: { type: 'string' },
+                dialect: { type: 'string' },
+                'token-column': { type: 'string' },
+                'key-column': { type: 'string' },
+                'value-column': { type: 'string' },
+                schema: { type: 'string' },
+                'database-url': { type: 'string' },
+                pglite: { type: 'boolean' },
+                at: { type: 'string' },
+                module: { type: 'string' },
+                workers: { type: 'string' },
+                'max-expires': { type: 'string' },
+                'max-restarts': { type: 'string' },
+                json: { type: 'boolean' },
+                svg: { type: 'string' },
+                verbose: { type: 'boolean' },
+                progress: { type: 'boolean' },
+                help: { type: 'boolean', short: 'h' },
+            },
+            strict: true,
+            allowPositionals: false,
+        }).values;
+    }
+    catch (error) {
+        process.stderr.write(`fencelint-check: ${errorMessage(error)}\n\n${USAGE}\n`);
+        return 2;
+    }
+    if (args.help) {
+        process.stdout.write(`${USAGE}\n`);
+        return 0;
+    }
+    const subjects = [args.sql, args.at, args.module].filter((s) => s !== undefined).length;
+    if (subjects !== 1) {
+        process.stderr.write(`fencelint-check: give exactly one of --sql, --at, --module\n\n${USAGE}\n`);
+        return 2;
+    }
+    const showProgress = args.progress ?? process.stderr.isTTY === true;
+    try {
+        const dialect = parseDialect(args.dialect);
+        let sql = args.sql;
+        let roles = args.roles;
+        let dialectUsed = dialect;
+        if (args.at !== undefined) {
+            const found = await findWriteAt(args.at);
+            sql = found.sql;
+            dialectUsed = 'postgres'; // the core hands back the statement with $n placeholders
+            if (roles === undefined) {
+                if (!found.roles) {
+                    throw new BadInputError(`the write at ${args.at} binds ${found.paramTexts.map((t, i) => `$${i + 1}=${t ?? '?'}`).join(', ')}; ` +
+                        'give their roles with --roles value,key,token');
+                }
+                roles = found.roles.join(',');
+            }
+        }
+        const options = {
+            ...(sql !== undefined ? { sql, roles: roles ?? '' } : {}),
+            ...(args.module !== undefined ? { module: args.module } : {}),
+            dialect: dialectUsed,
+            tokenColumn: args['token-column'],
+            keyColumn: args['key-column'],
+            valueColumn: args['value-column'],
+            schemaFile: args.schema,
+            databaseUrl: args.pglite ? undefined : (args['database-url'] ?? (process.env.DATABASE_URL || undefined)),
+            exploreWorkers: parseWorkers(args.workers),
+            maxExpires: parseCount(args['max-expires'], '--max-expires'),
+            maxRestarts: parseCount(args['max-restarts'], '--max-restarts'),
+            ...(showProgress
+                ? {
+                    onProgress: (p) => process.stderr.write(`\rexploring ${p.workers} workers: ${p.states} states, ${p.schedules} schedules`),
+                }
+                : {}),
+        };
+        if (sql !== undefined && roles === undefined)
+            throw new BadInputError('--roles is required with --sql, e.g. --roles value,key,token');
+        const report = await checkFencing(options);
+        if (showProgress)
+            process.stderr.write('\r\x1b[K');
+        if (args.svg)
+            writeFileSync(args.svg, renderSvg(pictureOf(report), titleOf(report)));
+        process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderText(report, { verbose: args.verbose })}\n`);
+        return report.verdict === 'holds' ? 0 : 1;
+    }
+    catch (error) {
+        if (showProgress)
+            process.stderr.write('\r\x1b[K');
+        const message = error instanceof BadInputError ? error.message : `internal error: ${errorMessage(error)}`;
+        if (args.json)
+            process.stdout.write(`${JSON.stringify({ verdict: 'bad-input', error: message }, null, 2)}\n`);
+        process.stderr.write(`fencelint-check: ${message}\n`);
+        return 2;
+    }
+}
+function pictureOf(report) {
+    return report.counterExample?.timeline ?? report.scenarios[0]?.timeline ?? [];
+}
+function titleOf(report) {
+    return report.verdict === 'holds'
+        ? 'fencelint-check: the fence holds (stale-write scenario)'
+        : `fencelint-check: broken (${report.counterExample?.invariant ?? 'invariant'})`;
+}
+function parseDialect(value) {
+    if (value === undefined || value === 'postgres' || value === 'postgresql')
+        return 'postgres';
+    if (value === 'mysql')
+        return 'mysql';
+    throw new BadInputError(`unknown --dialect "${value}": postgres or mysql`);
+}
+function parseWorkers(value) {
+    if (value === undefined)
+        return undefined;
+    const counts = value.split(',').map((v) => Number(v.trim()));
+    if (counts.some((n) => !Number.isInteger(n) || n < 0 || n > 4))
+        throw new BadInputError(`--workers wants counts from 0 to 4, got "${value}"`);
+    return counts.filter((n) => n > 0);
+}
+function parseCount(value, flag) {
+    if (value === undefined)
+        return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0)
+        throw new BadInputError(`${flag} wants a whole number, got "${value}"`);
+    return n;
+}
+process.exitCode = await main(process.argv.slice(2));
+//# sourceMappingURL=cli.js.map

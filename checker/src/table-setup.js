@@ -1,0 +1,128 @@
+import { BadInputError } from './errors.js';
+/**
+ * Create the statement's table inside the scratch schema: from the user's DDL file, else from
+ * the live database's definition of a table with the same name (structure only, no rows), else
+ * inferred from the statement. Returns where the definition came from.
+ */
+export const ADDED_KEY_COLUMN = 'fencelint_key';
+export async function createTable(scratch, write, schemaSql) {
+    const source = await createTableFrom(scratch, write, schemaSql);
+    if (!write.keyColumn)
+        write.keyColumn = source === 'inferred' ? ADDED_KEY_COLUMN : await primaryKeyColumn(scratch, write.table);
+    return source;
+}
+async function primaryKeyColumn(scratch, table) {
+    const pk = await scratch.db.query(`SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+      WHERE i.indrelid = $1::regclass AND i.indisprimary`, [`${scratch.name}.${ident(table)}`]);
+    if (pk.rows.length !== 1) {
+        throw new BadInputError(`the statement names no key and ${table} has no single-column primary key; pass --key-column`);
+    }
+    return String(pk.rows[0].attname);
+}
+async function createTableFrom(scratch, write, schemaSql) {
+    if (schemaSql !== undefined) {
+        await runSchemaFile(scratch, schemaSql);
+        if (!(await tableExists(scratch, write.table))) {
+            throw new BadInputError(`the --schema file does not create table "${write.table}" that the statement writes`);
+        }
+        return 'schema-file';
+    }
+    const original = await findUserTable(scratch.db, write.table);
+    if (original) {
+        await copyStructure(scratch, original, write.table);
+        return 'catalog';
+    }
+    await scratch.db.exec(inferredDdl(write));
+    return 'inferred';
+}
+export function inferredDdl(write) {
+    const columns = [`${ident(write.keyColumn ?? ADDED_KEY_COLUMN)} text PRIMARY KEY`, `${ident(write.valueColumn)} text`];
+    if (write.tokenColumn)
+        columns.push(`${ident(write.tokenColumn)} bigint`);
+    if (write.operationIdColumn)
+        columns.push(`${ident(write.operationIdColumn)} text`);
+    return `CREATE TABLE ${ident(write.table)} (${columns.join(', ')})`;
+}
+/** Put the row that every scenario starts from: value v0, token 0. */
+export async function seedRow(db, write, key) {
+    const columns = [keyColumnOf(write), write.valueColumn];
+    const values = [key, 'v0'];
+    if (write.tokenColumn) {
+        columns.push(write.tokenColumn);
+        values.push(0);
+    }
+    const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
+    try {
+        await db.query(`INSERT INTO ${ident(write.table)} (${columns.map(ident).join(', ')}) VALUES (${placeholders})`, values);
+    }
+    catch (error) {
+        throw new BadInputError(`cannot put a starting row into ${write.table}: ${error.message}`);
+    }
+}
+/**
+ * Run the user's DDL in one transaction and refuse it when it created, altered or wrote
+ * anything outside the scratch schema (e.g. `CREATE TABLE public.t`): then it is rolled back.
+ */
+async function runSchemaFile(scratch, sql) {
+    const db = scratch.db;
+    await db.exec('BEGIN');
+    let committed = false;
+    try {
+        try {
+            await db.exec(sql);
+        }
+        catch (error) {
+            throw new BadInputError(`the --schema file fails: ${error.message}`);
+        }
+        const touched = await db.query(`SELECT n.nspname || '.' || c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.xmin = pg_current_xact_id()::xid AND n.nspname <> $1`, [scratch.name]);
+        const written = await db.query(`SELECT schemaname || '.' || relname AS name FROM pg_stat_xact_user_tables
+        WHERE schemaname <> $1 AND n_tup_ins + n_tup_upd + n_tup_del > 0`, [scratch.name]);
+        const outside = [...touched.rows, ...written.rows].map((r) => String(r.name));
+        if (outside.length > 0) {
+            throw new BadInputError(`the --schema file touches ${[...new Set(outside)].join(', ')} outside the checker's scratch schema; use unqualified names`);
+        }
+        await db.exec('COMMIT');
+        committed = true;
+    }
+    finally {
+        if (!committed)
+            await db.exec('ROLLBACK');
+    }
+}
+async function tableExists(scratch, table) {
+    const found = await scratch.db.query(`SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`, [scratch.name, table]);
+    return found.rows.length > 0;
+}
+/** The user's table of that name (public first), outside every checker schema. */
+async function findUserTable(db, table) {
+    const found = await db.query(`SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relname = $1 AND c.relkind IN ('r', 'p')
+        AND n.nspname NOT LIKE 'fencelint\\_check\\_%' AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+        AND n.nspname NOT LIKE 'pg\\_%'
+      ORDER BY (n.nspname = 'public') DESC, n.nspname LIMIT 1`, [table]);
+    return found.rows[0] ? String(found.rows[0].name) : undefined;
+}
+/** Structure only: LIKE copies no rows. Sequence defaults are repointed so the user's sequences are not advanced. */
+async function copyStructure(scratch, original, table) {
+    const db = scratch.db;
+    await db.exec(`CREATE TABLE ${ident(table)} (LIKE ${original} INCLUDING ALL)`);
+    const defaults = await db.query(`SELECT a.attname AS column FROM pg_attrdef d
+       JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+      WHERE d.adrelid = $1::regclass AND pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%'`, [`${scratch.name}.${ident(table)}`]);
+    for (const row of defaults.rows) {
+        const column = String(row.column);
+        const sequence = `${table}_${column}_seq`;
+        await db.exec(`CREATE SEQUENCE ${ident(sequence)}; ALTER TABLE ${ident(table)} ALTER COLUMN ${ident(column)} SET DEFAULT nextval('${scratch.name}.${sequence}')`);
+    }
+}
+export function keyColumnOf(write) {
+    if (!write.keyColumn)
+        throw new Error('key column not resolved before use');
+    return write.keyColumn;
+}
+export function ident(name) {
+    return `"${name.replace(/"/g, '""')}"`;
+}
+//# sourceMappingURL=table-setup.js.map

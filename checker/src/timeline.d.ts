@@ -1,0 +1,31 @@
+/** What happened in one run, step by step, in the article's notation. */
+export type Actor = string;
+export type Action = 'acquire' | 'pause' | 'expire' | 'write' | 'release' | 'restart' | 'read' | 'note';
+export interface TimelineEvent {
+    /** Logical time in seconds. */
+    t: number;
+    actor: Actor;
+    action: Action;
+    /** The call, e.g. `write(v1, token=41)`. */
+    call: string;
+    /** The result, e.g. `rejected; highest=42`. */
+    result?: string;
+    lease?: {
+        leaseId: string;
+        fenceToken: number;
+    };
+    write?: {
+        value: string;
+        token: number;
+        status: string;
+        operationId?: string;
+    };
+    /** Invariant broken by this step, if any. */
+    violation?: Violation;
+}
+export type InvariantId = 'stale-write-accepted' | 'value-not-latest' | 'write-error' | 'duplicate-effect' | 'release-removed-newer-lease' | 'token-not-increasing' | 'state-lost-on-restart' | 'lease-refused';
+export interface Violation {
+    invariant: InvariantId;
+    message: string;
+}
+export declare function renderTimeline(events: TimelineEvent[]): string;

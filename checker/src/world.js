@@ -1,0 +1,249 @@
+import { normalizeWriteResult } from './adapter.js';
+export const RESOURCE_KEY = 'resource-7';
+export const LEASE_TTL_MS = 10_000;
+/**
+ * Executes the steps of a scenario or of an explored schedule against a subject, records the
+ * timeline and checks the invariants after every step:
+ * - accepted tokens strictly increase (a stale or replayed write is never accepted);
+ * - the stored value is the value of the highest accepted token (a rejected write changes nothing,
+ *   an accepted one is really stored);
+ * - a write ends in an explicit outcome, not an error;
+ * - at most one accepted write per operationId;
+ * - releasing an old handle leaves a newer lease in place;
+ * - the authority's tokens strictly increase, across restarts too.
+ * Every invariant is about the resource's history or the authority's history alone; explore.ts
+ * relies on that.
+ */
+export class World {
+    subject;
+    clock;
+    key;
+    events = [];
+    violations = [];
+    handles = new Map();
+    highestAccepted = 0;
+    expectedValue = null;
+    highestIssued = 0;
+    effects = new Map();
+    leaseExpiry = new Map();
+    /**
+     * Shown time in seconds. Separate from the clock on purpose: the clock moves only on expire(),
+     * so whether a lease is live never depends on how many other steps ran (explore.ts needs that).
+     */
+    shownT = 0;
+    constructor(subject, clock, key = RESOURCE_KEY) {
+        this.subject = subject;
+        this.clock = clock;
+        this.key = key;
+    }
+    /** Read the starting value; call once before the first step. */
+    async start() {
+        this.expectedValue = await this.subject.resource.read(this.key);
+    }
+    /** Everything the next steps and the invariants depend on, to backtrack the exploration. */
+    snapshot() {
+        return {
+            events: this.events.slice(),
+            violations: this.violations.slice(),
+            handles: new Map(this.handles),
+            highestAccepted: this.highestAccepted,
+            expectedValue: this.expectedValue,
+            highestIssued: this.highestIssued,
+            effects: new Map(this.effects),
+            leaseExpiry: new Map(this.leaseExpiry),
+            shownT: this.shownT,
+            clockMs: this.clock.now(),
+        };
+    }
+    restore(s) {
+        this.events = s.events.slice();
+        this.violations = s.violations.slice();
+        this.handles = new Map(s.handles);
+        this.highestAccepted = s.highestAccepted;
+        this.expectedValue = s.expectedValue;
+        this.highestIssued = s.highestIssued;
+        this.effects = new Map(s.effects);
+        this.leaseExpiry = new Map(s.leaseExpiry);
+        this.shownT = s.shownT;
+        this.clock.set(s.clockMs);
+    }
+    /** The state as far as the invariants and the next steps can tell (not the timeline). */
+    digest() {
+        const live = [...this.leaseExpiry.entries()].filter(([, at]) => at > this.clock.now()).map(([id, at]) => `${id}@${at - this.clock.now()}`);
+        return JSON.stringify([
+            [...this.handles.entries()].map(([w, h]) => [w, h.leaseId, h.fenceToken]),
+            this.highestAccepted,
+            this.expectedValue,
+            this.highestIssued,
+            [...this.effects.entries()],
+            live,
+        ]);
+    }
+    get broken() {
+        return this.violations.length > 0;
+    }
+    record(event) {
+        const full = { t: this.shownT, ...event };
+        this.events.push(full);
+        if (full.violation)
+            this.violations.push(full.violation);
+        return full;
+    }
+    tick() {
+        this.shownT += 1;
+    }
+    async acquire(worker) {
+        const now = this.clock.now();
+        const handle = await this.subject.authority.acquire(this.key, LEASE_TTL_MS, worker);
+        const call = `acquire(${this.key})`;
+        if (!handle) {
+            this.record({ actor: worker, action: 'acquire', call, result: 'busy (another lease is live)' });
+            this.tick();
+            return null;
+        }
+        let violation;
+        if (handle.fenceToken <= this.highestIssued) {
+            violation = {
+                invariant: 'token-not-increasing',
+                message: `the authority issued fenceToken=${handle.fenceToken} after it had issued ${this.highestIssued}: tokens must strictly increase`,
+            };
+        }
+        this.highestIssued = Math.max(this.highestIssued, handle.fenceToken);
+        this.handles.set(worker, handle);
+        this.leaseExpiry.set(handle.leaseId, now + LEASE_TTL_MS);
+        this.record({
+            actor: worker,
+            action: 'acquire',
+            call,
+            result: `${handle.leaseId}, fenceToken=${handle.fenceToken}`,
+            lease: { leaseId: handle.leaseId, fenceToken: handle.fenceToken },
+            violation,
+        });
+        this.tick();
+        return handle;
+    }
+    pause(worker) {
+        this.record({ actor: worker, action: 'pause', call: 'pause (GC pause, slow call)' });
+    }
+    /** Move the clock past every lease granted so far. */
+    expire() {
+        const live = [...this.leaseExpiry.entries()].filter(([, at]) => at > this.clock.now());
+        const until = Math.max(this.clock.now(), ...live.map(([, at]) => at));
+        this.clock.advanceTo(until);
+        this.shownT += LEASE_TTL_MS / 1000 - 1;
+        const names = live.map(([id]) => id).join(', ');
+        this.record({ actor: 'system', action: 'expire', call: live.length ? `${names} expired` : 'time passes (no live lease)' });
+        this.tick();
+    }
+    async write(worker, value, token, operationId) {
+        const request = { key: this.key, value, fenceToken: token, ...(operationId !== undefined ? { operationId } : {}) };
+        let result;
+        try {
+            result = normalizeWriteResult(await this.subject.resource.write(request));
+        }
+        catch (error) {
+            result = { status: 'error', detail: error.message };
+        }
+        const stored = await this.subject.resource.read(this.key);
+        const call = `write(${value}, token=${token}${operationId ? `, op=${operationId}` : ''})`;
+        const shown = result.status === 'stale' || result.status === 'duplicate' ? 'rejected' : result.status;
+        const highest = result.highest !== undefined ? `; highest=${result.highest}` : '';
+        let violation;
+        if (result.status === 'accepted') {
+            if (token <= this.highestAccepted) {
+                violation = {
+                    invariant: 'stale-write-accepted',
+                    message: token === this.highestAccepted
+                        ? `a replay with the same token ${token} was accepted: the resource must accept only a token above the stored one (fence_token < $token, not <=)`
+                        : `a stale write with token ${token} was accepted after token ${this.highestAccepted}: the resource does not reject older tokens`,
+                };
+            }
+            if (operationId !== undefined) {
+                const count = (this.effects.get(operationId) ?? 0) + 1;
+                this.effects.set(operationId, count);
+                if (count > 1 && !violation) {
+                    violation = {
+                        invariant: 'duplicate-effect',
+                        message: `operation ${operationId} took effect ${count} times: fencing does not deduplicate retries; check the operationId at the resource`,
+                    };
+                }
+            }
+            if (token > this.highestAccepted) {
+                this.highestAccepted = token;
+                this.expectedValue = value;
+            }
+        }
+        else if (result.status === 'error') {
+            violation = {
+                invariant: 'write-error',
+                message: `the write failed instead of reporting accepted or stale: ${result.detail ?? 'unknown error'}`,
+            };
+        }
+        if (!violation && stored !== this.expectedValue) {
+            violation = {
+                invariant: 'value-not-latest',
+                message: result.status === 'accepted'
+                    ? `the write reported success but the stored value is ${show(stored)}, not ${value}`
+                    : `the write was reported ${shown} but the stored value changed to ${show(stored)}; expected ${show(this.expectedValue)}`,
+            };
+        }
+        this.record({
+            actor: worker,
+            action: 'write',
+            call,
+            result: `${shown}${highest}${result.status === 'error' && result.detail ? ` (${result.detail})` : ''}`,
+            write: { value, token, status: result.status, ...(operationId ? { operationId } : {}) },
+            violation,
+        });
+        this.tick();
+        return result;
+    }
+    async release(worker) {
+        const handle = this.handles.get(worker);
+        if (!handle)
+            return;
+        const authority = this.subject.authority;
+        const before = authority.holder ? await authority.holder(this.key) : undefined;
+        await authority.release(handle);
+        const after = authority.holder ? await authority.holder(this.key) : undefined;
+        let violation;
+        if (before && before.leaseId !== handle.leaseId && after?.leaseId !== before.leaseId) {
+            violation = {
+                invariant: 'release-removed-newer-lease',
+                message: `releasing the old ${handle.leaseId} removed the live ${before.leaseId}: release must name the lease (DELETE ... WHERE lease_id = $id), not only the key`,
+            };
+        }
+        const result = before === undefined ? 'released' : before?.leaseId === handle.leaseId ? 'released' : `no-op; ${before ? `${before.leaseId} still holds` : 'no live lease'}`;
+        this.record({ actor: worker, action: 'release', call: `release(${handle.leaseId})`, result: violation ? `removed ${before?.leaseId}` : result, violation });
+        this.leaseExpiry.delete(handle.leaseId);
+        this.tick();
+    }
+    /** Restart resource and authority; the stored value must survive. */
+    async restart(mode) {
+        await this.subject.restart(mode);
+        const stored = await this.subject.resource.read(this.key);
+        let violation;
+        if (stored !== this.expectedValue) {
+            violation = {
+                invariant: 'state-lost-on-restart',
+                message: `after the restart the resource holds ${show(stored)}, not ${show(this.expectedValue)}: its state is not durable`,
+            };
+        }
+        this.record({ actor: 'system', action: 'restart', call: `restart resource and authority (${mode})`, result: `value=${show(stored)}`, violation });
+        this.tick();
+    }
+    /** A check specific to a scenario, recorded as a violation on the timeline. */
+    fail(violation, call) {
+        this.record({ actor: 'system', action: 'note', call, violation });
+    }
+    value() {
+        return this.expectedValue;
+    }
+    get issuedHighest() {
+        return this.highestIssued;
+    }
+}
+function show(value) {
+    return value === null ? 'nothing' : value;
+}
+//# sourceMappingURL=world.js.map
