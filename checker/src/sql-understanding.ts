@@ -23,6 +23,7 @@ interface CoreStatement {
   /** INSERT column <- value pairs (for an upsert, `assignments` holds the DO UPDATE SET list). */
   insertedValues?: { column: string; value: CoreValue }[];
   params: number[];
+  range: { start: number; end: number };
 }
 interface CoreAnalysis {
   text: string;
@@ -86,13 +87,13 @@ export interface UnderstoodWrite {
 export function parseRoles(spec: string): Role[] {
   const roles = spec.split(',').map((r) => r.trim()).filter((r) => r !== '');
   if (roles.length === 0) throw new BadInputError('--roles is empty; expected e.g. --roles value,key,token');
+  // A role may repeat: with `?` placeholders each occurrence is its own parameter (value,token,key,token).
   const seen = new Set<string>();
   for (const role of roles) {
     const canonical = ROLES.find((r) => r.toLowerCase() === role.toLowerCase());
     if (!canonical) {
       throw new BadInputError(`unknown role "${role}" in --roles; each $n is one of: ${ROLES.join(', ')}`);
     }
-    if (seen.has(canonical)) throw new BadInputError(`role "${canonical}" is given twice in --roles`);
     seen.add(canonical);
   }
   return roles.map((role) => ROLES.find((r) => r.toLowerCase() === role.toLowerCase())!);
@@ -116,10 +117,15 @@ export async function understandWrite(
   }
   const analysis = sqlCore.analyzeSql(sql, dialect);
   if (!analysis) throw new BadInputError(`cannot parse the statement as ${dialect} SQL: ${oneLine(sql)}`);
-  const writes = analysis.statements.filter((s) => s.kind === 'update' || s.kind === 'insert' || s.kind === 'delete' || s.kind === 'merge');
-  if (writes.length === 0) throw new BadInputError(`the statement is not a write (UPDATE, INSERT, DELETE or MERGE): ${oneLine(sql)}`);
-  if (writes.length > 1) throw new BadInputError('the statement holds more than one write; give one write at a time');
-  const stmt = writes[0];
+  // Data-modifying CTEs are listed too, inside the range of their statement: only top-level ones count.
+  const topLevel = analysis.statements.filter(
+    (s) => !analysis.statements.some((o) => o !== s && o.range.start <= s.range.start && s.range.end <= o.range.end && o.range.end - o.range.start > s.range.end - s.range.start),
+  );
+  if (topLevel.length !== 1) throw new BadInputError(`give exactly one statement (found ${topLevel.length})`);
+  const stmt = topLevel[0];
+  if (!['update', 'insert', 'delete', 'merge'].includes(stmt.kind)) {
+    throw new BadInputError(`the statement is not a write (UPDATE, INSERT, DELETE or MERGE): ${oneLine(sql)}`);
+  }
 
   const allParams = new Set<number>(analysis.statements.flatMap((s) => s.params));
   const maxParam = Math.max(0, ...allParams);
@@ -128,30 +134,22 @@ export async function understandWrite(
       `the statement uses ${maxParam} parameter(s) ($1..$${maxParam}) but --roles names ${roles.length} (${roles.join(',')})`,
     );
   }
-  const paramOf = (role: Role): number | undefined => {
-    const i = roles.indexOf(role);
-    return i < 0 ? undefined : i + 1;
-  };
-  const columnFor = (role: Role): string | undefined => {
-    const n = paramOf(role);
-    if (n === undefined) return undefined;
-    const assigned = [...stmt.assignments, ...(stmt.insertedValues ?? [])].find((a) => a.value.params.includes(n));
-    if (assigned) return assigned.column;
-    return stmt.conditions.find((c) => c.value.params.includes(n))?.column;
-  };
-  const tokenParam = paramOf('token');
+  const paramsOf = (role: Role): number[] => roles.flatMap((r, i) => (r === role ? [i + 1] : []));
+  const reads = (value: CoreValue, role: Role): boolean => paramsOf(role).some((n) => value.params.includes(n));
+  const written = [...stmt.assignments, ...(stmt.insertedValues ?? [])];
+  const columnFor = (role: Role): string | undefined =>
+    written.find((a) => reads(a.value, role))?.column ?? stmt.conditions.find((c) => reads(c.value, role))?.column;
   const table = overrides.table ?? stmt.table;
   if (!table) throw new BadInputError('cannot tell which table the statement writes');
-  const keyParam = paramOf('key');
-  const keyColumn = overrides.keyColumn ?? (keyParam !== undefined ? keyColumnFor(stmt, keyParam) : undefined);
-  const valueColumn =
-    overrides.valueColumn ??
-    [...stmt.assignments, ...(stmt.insertedValues ?? [])].find((a) => a.value.params.includes(paramOf('value')!))?.column;
+  const keyColumn =
+    overrides.keyColumn ??
+    stmt.conditions.find((c) => c.op === '=' && reads(c.value, 'key'))?.column ??
+    written.find((a) => reads(a.value, 'key'))?.column;
+  const valueColumn = overrides.valueColumn ?? written.find((a) => reads(a.value, 'value'))?.column;
   if (!valueColumn) throw new BadInputError('cannot tell which column receives the value (the "value" parameter is never assigned); pass --value-column');
   const tokenColumn = overrides.tokenColumn ?? columnFor('token');
-  const tokenCompared =
-    tokenParam !== undefined && stmt.conditions.some((c) => c.value.params.includes(tokenParam) && c.column === tokenColumn);
-  const tokenStored = tokenParam !== undefined && stmt.assignments.some((a) => a.value.params.includes(tokenParam));
+  const tokenCompared = stmt.conditions.some((c) => reads(c.value, 'token') && c.column === tokenColumn);
+  const tokenStored = stmt.assignments.some((a) => reads(a.value, 'token'));
   return {
     text: analysis.text,
     kind: stmt.kind,
@@ -165,12 +163,6 @@ export async function understandWrite(
     tokenCompared,
     tokenStored,
   };
-}
-
-function keyColumnFor(stmt: CoreStatement, keyParam: number): string | undefined {
-  const compared = stmt.conditions.find((c) => c.op === '=' && c.value.params.includes(keyParam));
-  if (compared) return compared.column;
-  return [...stmt.assignments, ...(stmt.insertedValues ?? [])].find((a) => a.value.params.includes(keyParam))?.column;
 }
 
 function oneLine(sql: string): string {

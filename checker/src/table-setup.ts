@@ -86,7 +86,7 @@ async function runSchemaFile(scratch: ScratchSchema, sql: string): Promise<void>
     }
     const touched = await db.query(
       `SELECT n.nspname || '.' || c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE c.xmin = pg_current_xact_id()::xid AND n.nspname <> $1`,
+        WHERE c.xmin = pg_current_xact_id()::xid AND n.nspname <> $1 AND n.nspname NOT LIKE 'pg\\_%'`,
       [scratch.name],
     );
     const written = await db.query(

@@ -57,6 +57,7 @@ export class World {
       effects: new Map(this.effects),
       leaseExpiry: new Map(this.leaseExpiry),
       shownT: this.shownT,
+      operations: this.operations,
       clockMs: this.clock.now(),
     };
   }
@@ -71,6 +72,7 @@ export class World {
     this.effects = new Map(s.effects);
     this.leaseExpiry = new Map(s.leaseExpiry);
     this.shownT = s.shownT;
+    this.operations = s.operations;
     this.clock.set(s.clockMs);
   }
 
@@ -148,7 +150,11 @@ export class World {
     this.tick();
   }
 
-  async write(worker: string, value: string, token: number, operationId?: string): Promise<WriteResult> {
+  private operations = 0;
+
+  /** With an operationId-aware subject, a write without one given gets a fresh id (a new operation). */
+  async write(worker: string, value: string, token: number, givenOperationId?: string): Promise<WriteResult> {
+    const operationId = givenOperationId ?? (this.subject.operationIds ? `op-new-${++this.operations}` : undefined);
     const request = { key: this.key, value, fenceToken: token, ...(operationId !== undefined ? { operationId } : {}) };
     let result: WriteResult;
     try {
@@ -271,6 +277,7 @@ export interface WorldSnapshot {
   effects: Map<string, number>;
   leaseExpiry: Map<string, number>;
   shownT: number;
+  operations: number;
   clockMs: number;
 }
 
