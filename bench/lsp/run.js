@@ -31,6 +31,8 @@ function option(name, fallback) {
 const EDITS = option('edits', 200);
 const RSS_EDITS = option('rss-edits', 5000);
 const WARMUP = option('warmup', 20);
+// In the RSS phase, pull diagnostics after every Nth edit only (1 = after each edit, a lint per edit).
+const RSS_PULL_EVERY = option('rss-pull-every', 1);
 
 // BENCH_FENCELINT_SERVER: another build of the server to measure (default: the shipped bundle).
 const FENCELINT = process.env.BENCH_FENCELINT_SERVER ?? path.join(repo, 'server', 'dist', 'bundle', 'server.mjs');
@@ -141,8 +143,11 @@ async function open(server, uri, text) {
   server.sources = [...new Set(first.map((d) => d.source))].join(',');
 }
 
-/** Edit number `n`: one digit at one of the edit points; returns the time to its diagnostics (ms). */
-async function edit(server, uri, points, position, n) {
+/**
+ * Edit number `n`: one digit at one of the edit points; returns the time to its diagnostics
+ * (ms). With `report` false the change is sent and nothing is awaited.
+ */
+async function edit(server, uri, points, position, n, report = true) {
   const version = ++server.version;
   const at = position(points[n % points.length]);
   const digit = String((Math.floor(n / points.length) + 1) % 10);
@@ -151,6 +156,7 @@ async function edit(server, uri, points, position, n) {
     textDocument: { uri, version },
     contentChanges: [{ range: { start: at, end: { line: at.line, character: at.character + 1 } }, text: digit }],
   });
+  if (!report) return undefined;
   const diagnostics = server.pull
     ? (await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).items
     : await server.waitPush(version);
@@ -184,11 +190,11 @@ const points = editPoints(text);
 const position = positions(text);
 const uri = pathToFileURL(path.join(folder, 'src', 'accounts.ts')).href;
 console.log(`file: ${lines} lines, ${points.length} edit points, ${(text.match(/acquire\(|\.lock\(/g) ?? []).length} lock scopes`);
-console.log(`${EDITS} measured edits after ${WARMUP} warm-up edits each, the servers taking turns edit by edit; RSS after ${RSS_EDITS} edits`);
+console.log(`${EDITS} measured edits after ${WARMUP} warm-up edits each, the servers taking turns edit by edit; RSS after ${RSS_EDITS} edits, diagnostics pulled after every ${RSS_PULL_EVERY === 1 ? '' : `${RSS_PULL_EVERY}th `}edit`);
 
 const f = (n) => (n === undefined ? '-' : n.toFixed(1));
 const LABEL = { fencelint: 'fencelint-language-server', 'vscode-eslint': 'vscode-eslint (typescript-eslint recommended)' };
-const result = { lines, edits: EDITS, warmup: WARMUP, rssEdits: RSS_EDITS, latency: [], rss: [] };
+const result = { lines, edits: EDITS, warmup: WARMUP, rssEdits: RSS_EDITS, rssPullEvery: RSS_PULL_EVERY, latency: [], rss: [] };
 const servers = [];
 try {
   // Latency: all three servers are up; each edit goes to each server in turn, so a change in
@@ -216,7 +222,8 @@ try {
   await stop(servers.pop());
   if (RSS_EDITS > WARMUP + EDITS) {
     for (let n = WARMUP + EDITS; n < RSS_EDITS; n++) {
-      for (const server of servers) await edit(server, uri, points, position, n);
+      const report = (n + 1) % RSS_PULL_EVERY === 0 || n === RSS_EDITS - 1;
+      for (const server of servers) await edit(server, uri, points, position, n, report);
       if ((n + 1) % 1000 === 0) console.log(`  ${n + 1} edits: RSS ${servers.map((s) => `${s.kind} ${f(rssMiB(s.child.pid))} MiB`).join(', ')}`);
     }
     const rssRows = servers.map((s) => {
