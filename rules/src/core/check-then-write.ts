@@ -20,7 +20,7 @@ import { comparisonsOfValue, guardsOf, inRegions, isComparison, readsOf, restOfB
 import { judgeKnexWrite, readKnexWrite } from './knex-writes.js';
 import { EXPIRY_MEMBER, GENERIC_EXTEND_METHOD, GENERIC_VALIDITY_MEMBER, REMAINING_TIME_MEMBER, type LockModel } from './models/locks.js';
 import { DYNAMO_READ_COMMAND, KEY_VALUE_READ_METHOD, KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, TOKEN_KEY_TEXT, VERSION_FIELD } from './models/record-reads.js';
-import { isHandleTokenName, isTokenColumnName } from './models/token-names.js';
+import { isHandleTokenName, isStrongTokenName, isTokenColumnName } from './models/token-names.js';
 import { camel, judgeObjectWrite, readObjectWrite } from './object-writes.js';
 import { receiverKey } from './receivers.js';
 import { keyText, RedisLockKeys } from './redis-locks.js';
@@ -62,14 +62,45 @@ interface Check {
   forUpdateReceiver?: string;
   /** Extend: only the first write after it counts ("immediately before writing"). */
   firstOnly?: boolean;
+  /**
+   * A weak field (`version`, `token`) compared for equality is a fencing check only when the
+   * write then stores that field (optimistic concurrency); `token !== provided` alone is auth.
+   */
+  needsStore?: boolean;
 }
 
 const CLOCK_CALL = /^(?:now)$/;
 
-function isTokenField(field: string | undefined, tokenColumn: string): boolean {
-  if (!field) return false;
-  return field === tokenColumn || field === camel(tokenColumn) || isTokenColumnName(field) || isHandleTokenName(field) || VERSION_FIELD.test(field);
+/** Links of a builder chain, outermost first: `db.select().from(t).where(c)` gives where, from, select. */
+function chainNames(call: TSESTree.CallExpression): string[] {
+  const names: string[] = [];
+  let current: Node = call;
+  while (current.type === AST_NODE_TYPES.CallExpression) {
+    names.push(calleeName(current) ?? '');
+    const callee = unwrap(current.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) break;
+    current = unwrap(callee.object);
+  }
+  return names;
 }
+
+const BUILDER_READ = /^(?:select|selectFrom|selectAll|first|pluck|findFirst)$/;
+const BUILDER_WRITE = /^(?:update|updateTable|insert|insertInto|delete|deleteFrom|del|set|merge|values|returning)$/;
+
+/** The outermost call of a query-builder read (Drizzle, Kysely, knex), not of a write. */
+function isBuilderRead(call: TSESTree.CallExpression): boolean {
+  const parent = call.parent;
+  if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === call) return false;
+  const names = chainNames(call);
+  return names.length > 1 && names.some((n) => BUILDER_READ.test(n)) && !names.some((n) => BUILDER_WRITE.test(n));
+}
+
+/** A field that on its own says "fence token" (any comparison of it is a fencing check). */
+function isStrongField(field: string, tokenColumn: string): boolean {
+  return field === tokenColumn || field === camel(tokenColumn) || isTokenColumnName(field) || isStrongTokenName(field);
+}
+
+const ORDERING = new Set(['<', '<=', '>', '>=']);
 
 function receiverOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): string | undefined {
   if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) return receiverKey(node.tag);
@@ -94,7 +125,7 @@ function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpres
     if (object) {
       const path = calleeObject(node);
       return {
-        node, sink: 'object', target: path ? receiverPath(path).join('.') : undefined, receiver, stores: [],
+        node, sink: 'object', target: path ? receiverPath(path).join('.') : undefined, receiver, stores: objectKeys(object.node.arguments.filter((a) => unwrap(a) !== object.filter)),
         carriesComparison: (field) => judgeObjectWrite(object, field ?? analysis.tokenColumn, isToken).tokenCompared || judgeObjectWrite(object, analysis.tokenColumn, isToken).tokenCompared,
       };
     }
@@ -103,8 +134,8 @@ function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpres
     if (KEY_VALUE_WRITE_METHOD.test(method) && callee && first && first.type !== AST_NODE_TYPES.SpreadElement) {
       const kind = analysis.receivers.kindOf(callee);
       const redisLike = kind?.type === 'redis' || (!kind && /(?:redis|valkey)/i.test(receiverPath(callee).join('.')));
-      // SET NX takes a lock; it is not the write a check guards.
-      if (redisLike && !locks.sites.some((s) => s.call === node)) {
+      // SET NX takes a lock and SET XX on the lock key renews it: lock upkeep, not the guarded write.
+      if (redisLike && !locks.sites.some((s) => s.call === node) && !locks.isLockKey(first)) {
         return { node, sink: 'redis', target: keyText(first, sourceCode), receiver, stores: [], carriesComparison: () => false };
       }
     }
@@ -118,6 +149,26 @@ function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpres
     carriesComparison: (field) =>
       statements.every((s) => judgeWrite(s, call, { tokenColumn: analysis.tokenColumn, isTokenValue: isToken }).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length > 0))),
   };
+}
+
+/** Property keys of object literals, nested (`{ $set: { body }, $inc: { version: 1 } }` gives body, version). */
+function objectKeys(nodes: readonly Node[], depth = 0): string[] {
+  const keys: string[] = [];
+  for (const node of nodes) {
+    const n = unwrap(node);
+    if (n.type === AST_NODE_TYPES.NewExpression && depth === 0) {
+      keys.push(...objectKeys(n.arguments, depth + 1));
+      continue;
+    }
+    if (n.type !== AST_NODE_TYPES.ObjectExpression || depth > 3) continue;
+    for (const p of n.properties) {
+      if (p.type !== AST_NODE_TYPES.Property) continue;
+      const key = !p.computed && p.key.type === AST_NODE_TYPES.Identifier ? p.key.name : p.key.type === AST_NODE_TYPES.Literal ? String(p.key.value) : undefined;
+      if (key && key !== 'where') keys.push(key);
+      if (key !== 'where') keys.push(...objectKeys([p.value], depth + 1));
+    }
+  }
+  return keys;
 }
 
 /** Stored-token reads and their comparisons: SQL SELECT, record finds, key-value GETs of token keys. */
@@ -148,6 +199,9 @@ function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks
         keyField = 'token';
       } else if (first && unwrap(first).type === AST_NODE_TYPES.NewExpression && DYNAMO_READ_COMMAND.test(calleeName(unwrap(first) as TSESTree.NewExpression) ?? '')) {
         readSink = 'object';
+      } else if (isBuilderRead(node)) {
+        // Builder reads and writes name their tables differently: targets are not compared.
+        readSink = 'object';
       }
     }
     if (!readSink) {
@@ -161,10 +215,24 @@ function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks
       if (select.forUpdate) forUpdateReceiver = receiverOf(node) ?? '';
     }
     for (const { comparison, field } of comparisonsOfValue(node, sourceCode)) {
-      const compared = field ?? keyField ?? (selected.length === 1 ? selected[0] : undefined);
-      if (!isTokenField(compared, analysis.tokenColumn) && keyField === undefined) continue;
+      const ordering = ORDERING.has(comparison.operator);
+      let compared: string | undefined;
+      let needsStore = false;
+      if (keyField) {
+        // A Redis value under a token key: only an ordering comparison is a fencing check.
+        if (!ordering) continue;
+      } else {
+        compared = field ?? (selected.length === 1 ? selected[0] : undefined);
+        if (!compared) continue;
+        if (!isStrongField(compared, analysis.tokenColumn)) {
+          // A version compared for equality is optimistic concurrency when the write bumps it;
+          // a plain `token` compared for equality is far more often an auth token.
+          if (VERSION_FIELD.test(compared)) needsStore = !ordering;
+          else if (!isHandleTokenName(compared) || !ordering) continue;
+        }
+      }
       for (const guard of guardsOf(comparison, sourceCode)) {
-        out.push({ kind: 'storedToken', node: comparison, regions: guard.regions, field: keyField ? undefined : compared, readTarget, readSink, forUpdateReceiver });
+        out.push({ kind: 'storedToken', node: comparison, regions: guard.regions, field: compared, readTarget, readSink, forUpdateReceiver, needsStore });
       }
     }
   }
@@ -225,6 +293,11 @@ function expiryOperand(node: Node, analysis: FileAnalysis, handles: Map<string, 
     const callee = unwrap(n.callee);
     if (callee.type !== AST_NODE_TYPES.MemberExpression || !/^(?:getTime|valueOf|toMillis|unix)$/.test(memberName(callee) ?? '')) return false;
     n = unwrap(callee.object);
+  }
+  // `const { expiresAt } = await authority.acquire(key)`.
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const local = n.name;
+    return analysis.acquires.some((site) => [...site.destructured].some(([prop, name]) => name === local && isExpiryMember(prop, undefined)));
   }
   if (n.type !== AST_NODE_TYPES.MemberExpression) return false;
   const name = memberName(n);
@@ -365,6 +438,7 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
       const write = writeAt(node);
       if (!write) continue;
       if (check.kind === 'storedToken' && !relevant(check, write)) continue;
+      if (check.needsStore && !stores(write, check.field)) continue;
       if (write.carriesComparison(check.field)) {
         if (check.firstOnly) break;
         continue;
@@ -377,13 +451,17 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
   return [...found.values()].filter((f) => !serializable(f.write.node, sourceCode)).sort((a, b) => a.write.node.range[0] - b.write.node.range[0]);
 }
 
+function stores(write: GuardedWrite, field: string | undefined): boolean {
+  return field !== undefined && write.stores.some((s) => s === field || camel(s) === camel(field));
+}
+
 /** The write targets what was read (same table, model or key), unless the target of either is unknown. */
 function relevant(check: Check, write: GuardedWrite): boolean {
   // SELECT ... FOR UPDATE and the UPDATE on the same client: the row stays locked in between.
   if (check.forUpdateReceiver !== undefined && write.sink === 'sql' && write.receiver === check.forUpdateReceiver) return false;
   // Redis keeps the token and the value under different keys, so keys are not compared.
   if (check.readSink === write.sink && write.sink !== 'redis' && check.readTarget && write.target && check.readTarget !== write.target) {
-    return check.field !== undefined && write.stores.some((s) => s === check.field || camel(s) === camel(check.field!));
+    return stores(write, check.field);
   }
   return true;
 }

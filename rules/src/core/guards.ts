@@ -86,6 +86,10 @@ function deciding(node: Node): Guard | undefined {
         }
         return { statement: parent, regions };
       }
+      case AST_NODE_TYPES.WhileStatement:
+      case AST_NODE_TYPES.DoWhileStatement:
+        // `while (lock.expiration > Date.now()) { ... }`: the body runs after each check.
+        return parent.test === current ? { statement: parent, regions: [parent.body.range] } : undefined;
       case AST_NODE_TYPES.ConditionalExpression:
         if (parent.test !== current) return undefined;
         return { statement: statementOf(parent) ?? (parent as unknown as TSESTree.Statement), regions: [parent.consequent.range, parent.alternate.range] };

@@ -8,11 +8,14 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { AcquireSite } from './acquires.js';
-import { calleeName, calleeObject, contains, enclosingFunction, receiverPath, staticString, unwrap, type Node } from './ast.js';
+import { calleeName, calleeObject, contains, enclosingFunction, propertyKeyName, receiverPath, staticString, unwrap, type Node } from './ast.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions } from './guards.js';
+import { readKnexWrite } from './knex-writes.js';
 import { isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from './models/lock-tables.js';
 import { GENERIC_RELEASE_METHOD } from './models/locks.js';
+import { isTokenColumnName } from './models/token-names.js';
+import { readObjectWrite, type ObjectWrite } from './object-writes.js';
 import { receiverKey } from './receivers.js';
 import { keyText, RedisLockKeys, type SetNxSite } from './redis-locks.js';
 import { readSqlCall, type SqlCall } from './sql-writes.js';
@@ -22,6 +25,7 @@ export type NameOnlyRelease =
   | { kind: 'redisDelete'; node: TSESTree.CallExpression; key: Node; setNx?: SetNxSite; ownerValue?: Node }
   | { kind: 'redisCheckThenDelete'; node: TSESTree.CallExpression; key: Node; check: TSESTree.CallExpression; ownerValue: Node; setNx?: SetNxSite }
   | { kind: 'sqlRelease'; node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression; call: SqlCall; statement: SqlStatementInfo; nameColumns: string[] }
+  | { kind: 'recordRelease'; node: TSESTree.CallExpression; nameColumns: string[] }
   | { kind: 'etcdDelete'; node: TSESTree.CallExpression; key: Node }
   | { kind: 'authorityByKey'; node: TSESTree.CallExpression; acquire: AcquireSite };
 
@@ -132,6 +136,97 @@ function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumn
   }
 }
 
+/** `distributedLock`, `LockModel`, `lockRepository` -> `distributed_lock`, `lock`, `lock`. */
+function tableName(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  const bare = name.replace(/(?:Repository|Repo|Model|Collection|Table|Store|Entity)$/, '') || name;
+  return bare.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+function objectKeyNames(object: TSESTree.ObjectExpression | undefined): string[] | undefined {
+  if (!object) return undefined;
+  const keys: string[] = [];
+  for (const p of object.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) return undefined;
+    const key = propertyKeyName(p);
+    if (key === undefined) return undefined;
+    keys.push(key);
+  }
+  return keys;
+}
+
+/** Filter columns that name only the lock: none names the holder, the token or the expiry. */
+function nameOnly(columns: readonly string[] | undefined, tokenColumn: string): string[] | undefined {
+  if (!columns || columns.length === 0) return undefined;
+  for (const column of columns) {
+    const snake = column.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+    if (column.startsWith('$') || LOCK_HOLDER_COLUMN.test(snake) || LOCK_EXPIRY_COLUMN.test(snake) || snake === tokenColumn || isTokenColumnName(snake)) return undefined;
+  }
+  return columns.slice();
+}
+
+/** The lock table an object-API delete targets: Prisma model, Mongo collection, Sequelize/TypeORM model, DynamoDB table. */
+function objectTable(write: ObjectWrite, call: TSESTree.CallExpression): string | undefined {
+  if (write.api === 'dynamodb') {
+    for (const p of write.filter?.properties ?? []) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'TableName') return staticString(p.value);
+    return undefined;
+  }
+  const object = calleeObject(call);
+  if (!object) return undefined;
+  const o = unwrap(object);
+  if (o.type === AST_NODE_TYPES.CallExpression && calleeName(o) === 'collection' && o.arguments[0]) return staticString(o.arguments[0]);
+  return receiverPath(o).pop();
+}
+
+/** Columns a knex chain filters on: `.where({ name })`, `.where('name', name)`; undefined when a raw or dynamic filter is used. */
+function knexWhereColumns(links: readonly TSESTree.CallExpression[]): string[] | undefined {
+  const columns: string[] = [];
+  for (const link of links) {
+    const name = calleeName(link) ?? '';
+    if (!/where/i.test(name)) continue;
+    if (/Raw$|^orWhere/.test(name)) return undefined;
+    const first = link.arguments[0];
+    if (!first) continue;
+    const f = unwrap(first);
+    if (f.type === AST_NODE_TYPES.ObjectExpression) {
+      const keys = objectKeyNames(f);
+      if (!keys) return undefined;
+      columns.push(...keys.map((k) => k.split('.').pop() ?? k));
+    } else {
+      const column = staticString(f);
+      if (column === undefined) return undefined;
+      columns.push(column.split('.').pop() ?? column);
+    }
+  }
+  return columns;
+}
+
+/** Lock-table deletes through knex and object APIs (Prisma, MongoDB, Sequelize, TypeORM, DynamoDB). */
+function recordReleases(analysis: FileAnalysis, out: NameOnlyRelease[]): void {
+  for (const call of analysis.calls) {
+    const knex = readKnexWrite(call, analysis.receivers);
+    if (knex) {
+      if (knex.kind !== 'delete' || !isLockTable(knex.table)) continue;
+      const columns = nameOnly(knexWhereColumns(knex.links), analysis.tokenColumn);
+      if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
+      continue;
+    }
+    const first = call.arguments[0] && unwrap(call.arguments[0]);
+    const write = first?.type === AST_NODE_TYPES.NewExpression ? readObjectWrite(first) : readObjectWrite(call);
+    if (!write || write.kind !== 'delete' || !isLockTable(tableName(objectTable(write, call)))) continue;
+    let keys: string[] | undefined;
+    if (write.api === 'dynamodb') {
+      if (write.filter?.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'ConditionExpression')) continue;
+      const key = write.filter?.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'Key');
+      keys = key && unwrap(key.value).type === AST_NODE_TYPES.ObjectExpression ? objectKeyNames(unwrap(key.value) as TSESTree.ObjectExpression) : undefined;
+    } else {
+      keys = objectKeyNames(write.filter);
+    }
+    const columns = nameOnly(keys, analysis.tokenColumn);
+    if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
+  }
+}
+
 /** etcd3 `client.delete().key(name)` of a lock key, outside a transaction that compares it. */
 function etcdReleases(analysis: FileAnalysis, locks: RedisLockKeys, out: NameOnlyRelease[]): void {
   for (const call of analysis.calls) {
@@ -194,6 +289,7 @@ export function findNameOnlyReleases(analysis: FileAnalysis, sourceCode: SourceC
   if (analysis.calls.length === 0) return { releases, tableColumns, redisLocks };
   redisReleases(analysis, redisLocks, sourceCode, releases);
   sqlReleases(analysis, sourceCode, tableColumns, releases);
+  recordReleases(analysis, releases);
   etcdReleases(analysis, redisLocks, releases);
   authorityReleases(analysis, sourceCode, releases);
   releases.sort((a, b) => a.node.range[0] - b.node.range[0]);

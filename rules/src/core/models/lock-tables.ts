@@ -14,7 +14,7 @@ export const LOCK_TABLE = /(?:^|_)(?:locks?|leases?|mutex(?:es)?|advisory_locks?
  * own holder's row. `lock_id`, `lock_key` and `lock_name` name the lock, not its holder.
  */
 export const LOCK_HOLDER_COLUMN =
-  /^(?:owner|holder|locked_?by|owned_?by|acquired_?by|worker|instance|client|node|process|session|host(?:name)?)(?:_?(?:id|name|key|token|uuid))?$|^(?:lease|lock|fence|fencing)_?(?:id|token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^(?:token|nonce|secret|uuid|version|generation|epoch|lease|fence_token)$/i;
+  /^(?:owner|holder|locked_?by|owned_?by|acquired_?by|worker|instance|client|node|process|session|host(?:name)?)(?:_?(?:id|name|key|token|uuid))?$|^lease_?(?:id|token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^lock_?(?:token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^(?:fence|fencing)_?(?:token|id|generation|epoch)?$|^(?:token|nonce|secret|uuid|version|generation|epoch|lease)$/i;
 
 /** Columns that say when a lock row expires: a predicate on them reaps expired rows. */
 export const LOCK_EXPIRY_COLUMN = /(?:expir|valid_?until|locked_?until|lease_?until|held_?until|deadline|heartbeat|ttl|timeout|renewed_?at)/i;

@@ -23,5 +23,8 @@ export const KEY_VALUE_WRITE_METHOD = /^(?:set|SET|hset|HSET|hSet|hmset|mset|set
  */
 export const VERSION_FIELD = /^(?:(?:row|lock|record|doc|document|entity|item|state|optimistic)_?)?(?:version|revision|rev|generation|gen|epoch|seq|sequence|seqno)(?:_?(?:no|num|number|id))?$/i;
 
-/** Redis keys that hold a stored token or version (`fence:cart:1`, `token:${id}`). */
-export const TOKEN_KEY_TEXT = /fenc|token|generation|epoch|version|revision|\bseq/i;
+/**
+ * Redis keys that hold a stored fence token or version (`fence:cart:1`, `doc:${id}:version`).
+ * A bare `token` is left out: such keys far more often hold auth or refresh tokens.
+ */
+export const TOKEN_KEY_TEXT = /fenc|generation|epoch|version|revision|\bseq/i;
