@@ -4,7 +4,7 @@ import { redisCompareAndDeleteFix, sqlHolderFix } from '../core/release-fix.js';
 import { findNameOnlyReleases } from '../core/releases.js';
 import { createRule } from '../util/create-rule.js';
 
-export type MessageIds = 'redisDelete' | 'redisCheckThenDelete' | 'sqlRelease' | 'etcdDelete' | 'authorityByKey' | 'useCompareAndDelete' | 'addHolderCondition';
+export type MessageIds = 'redisDelete' | 'redisCheckThenDelete' | 'sqlRelease' | 'recordRelease' | 'etcdDelete' | 'authorityByKey' | 'useCompareAndDelete' | 'addHolderCondition';
 
 function oneLine(text: string, max = 60): string {
   const flat = text.replace(/\s+/g, ' ');
@@ -32,6 +32,8 @@ export default createRule<[], MessageIds>({
         'This DEL relies on the GET on line {{checkLine}}, a separate step: the key can expire and be taken by a newer holder in between, and the DEL then frees that holder\'s lock. Compare and delete in one atomic step with a compare-and-delete script.',
       sqlRelease:
         'This release deletes the lock row by `{{columns}}` only: once this lease has expired the row may belong to a newer holder, and this frees that holder\'s lock. Add the owner and lease id (or the token) to the WHERE and check the row count.',
+      recordRelease:
+        'This release deletes the lock record by `{{columns}}` only: once this lease has expired the record may belong to a newer holder, and this frees that holder\'s lock. Add the owner and lease id (or the token) to the filter, or a condition on them, and check that one record was deleted.',
       etcdDelete:
         '`{{call}}` deletes the lock key by name only: once this lease has expired the key may belong to a newer holder, and this frees that holder\'s lock. Delete it in a transaction that compares the key\'s lease or value, or release the etcd3 Lock itself.',
       authorityByKey:
@@ -75,6 +77,9 @@ export default createRule<[], MessageIds>({
               });
               break;
             }
+            case 'recordRelease':
+              context.report({ loc: reportLoc(release.node), messageId: 'recordRelease', data: { columns: release.nameColumns.join(', ') } });
+              break;
             case 'etcdDelete':
               context.report({ loc: reportLoc(release.node), messageId: 'etcdDelete', data: { call } });
               break;

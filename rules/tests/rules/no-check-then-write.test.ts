@@ -187,6 +187,50 @@ export async function accept(req: { body: { fenceToken: number; id: string } }, 
   await pool.query('UPDATE documents SET body = $1, fence_token = $2 WHERE id = $3 AND fence_token < $2', ['x', req.body.fenceToken, req.body.id]);
 }`,
     },
+    {
+      name: 'a refresh token compared for equality is authentication, not a fence',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+export async function rotate(userId: string, presented: string, next: string) {
+  await redis.set(\`lock:rotate:\${userId}\`, '1', 'EX', 5, 'NX');
+  const { rows } = await pool.query('SELECT token FROM refresh_tokens WHERE user_id = $1', [userId]);
+  if (rows[0].token !== presented) throw new Error('unauthorized');
+  await pool.query('UPDATE refresh_tokens SET token = $2 WHERE user_id = $1', [userId, next]);
+}`,
+    },
+    {
+      name: 'a version compared for equality without bumping it is a cache check',
+      code: `${pg}
+export async function render(id: string, knownVersion: number, fenceToken: number) {
+  const { rows } = await pool.query('SELECT version FROM docs WHERE id = $1', [id]);
+  if (rows[0].version === knownVersion) return 'not modified';
+  await pool.query('UPDATE doc_views SET views = views + 1 WHERE id = $1', [id]);
+  return fenceToken;
+}`,
+    },
+    {
+      name: 'SET XX on the lock key after GET === me is lock upkeep, not the guarded write',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function renew(lockKey: string, me: string) {
+  if (!(await redis.set(lockKey, me, 'PX', 5000, 'NX'))) return;
+  if ((await redis.get(lockKey)) === me) {
+    await redis.set(lockKey, me, 'PX', 5000, 'XX');
+  }
+}`,
+    },
+    {
+      name: 'the remaining time is only logged',
+      code: `${redlockPg}
+export async function job(id: string) {
+  const lock = await redlock.acquire([\`job:\${id}\`], 10000);
+  const left = lock.expiration - Date.now();
+  console.log('ms left', left);
+  await pool.query('UPDATE jobs SET done = true WHERE id = $1', [id]);
+}`,
+    },
   ],
   invalid: [
     {
@@ -418,6 +462,121 @@ export async function save(key: string, value: string) {
   const lease = await authority.acquire(key);
   if (lease.expiresAt < new Date()) return;
   await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+    {
+      name: 'pg-promise: oneOrNone read, compare, none write',
+      code: `import pgp from 'pg-promise';
+const db = pgp()('postgres://127.0.0.1/app');
+export async function save(id: string, fencingToken: number, payload: string) {
+  const current = await db.oneOrNone('SELECT fence_token FROM items WHERE id = $1', [id]);
+  if (current && current.fence_token >= fencingToken) return false;
+  await db.none('UPDATE items SET payload = $1, fence_token = $2 WHERE id = $3', [payload, fencingToken, id]);
+  return true;
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 6 }],
+    },
+    {
+      name: 'mysql2: [rows] destructuring, compare, execute UPDATE',
+      code: `import mysql from 'mysql2/promise';
+const pool = mysql.createPool({});
+export async function save(id: string, fenceToken: number, payload: string) {
+  const [rows] = await pool.execute('SELECT fence_token FROM items WHERE id = ?', [id]);
+  const row = (rows as Array<{ fence_token: number }>)[0];
+  if (row.fence_token >= fenceToken) throw new Error('stale');
+  await pool.execute('UPDATE items SET payload = ?, fence_token = ? WHERE id = ?', [payload, fenceToken, id]);
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 7 }],
+    },
+    {
+      name: 'TypeORM: findOneBy, compare, repo.update by id',
+      code: `import { Repository } from 'typeorm';
+declare const repo: Repository<{ id: string; value: string; fenceToken: number }>;
+export async function save(id: string, fenceToken: number, value: string) {
+  const item = await repo.findOneBy({ id });
+  if (item && item.fenceToken >= fenceToken) throw new Error('stale');
+  await repo.update({ id }, { value, fenceToken });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 6 }],
+    },
+    {
+      name: 'resource side: an HTTP handler compares the request token with the stored one, then updates',
+      code: `import express from 'express';
+import { Pool } from 'pg';
+const pool = new Pool();
+const app = express();
+app.put('/docs/:id', async (req, res) => {
+  const { fenceToken, body } = req.body;
+  const { rows } = await pool.query('SELECT fence_token FROM docs WHERE id = $1', [req.params.id]);
+  if (rows.length && fenceToken <= rows[0].fence_token) return res.status(409).end();
+  await pool.query('UPDATE docs SET body = $1, fence_token = $2 WHERE id = $3', [body, fenceToken, req.params.id]);
+  res.status(204).end();
+});`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 }],
+    },
+    {
+      name: 'Drizzle: select the token, compare, update by id',
+      code: `import { eq } from 'drizzle-orm';
+import { db } from './db';
+import { documents } from './schema';
+import { LeaseAuthority } from './authority';
+const authority = new LeaseAuthority();
+export async function publish(id: string, html: string) {
+  const lease = await authority.acquire(\`doc:\${id}\`);
+  const [doc] = await db.select({ fenceToken: documents.fenceToken }).from(documents).where(eq(documents.id, id));
+  if (doc.fenceToken >= lease.fenceToken) throw new Error('stale');
+  await db.update(documents).set({ html, fenceToken: lease.fenceToken }).where(eq(documents.id, id));
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 10 }],
+    },
+    {
+      name: 'while the lease looks valid, keep deleting',
+      code: `${redlockPg}
+export async function drain(queue: string) {
+  const lock = await redlock.acquire([\`drain:\${queue}\`], 10000);
+  while (lock.expiration > Date.now() + 1000) {
+    await pool.query('DELETE FROM jobs WHERE queue = $1', [queue]);
+  }
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+    {
+      name: 'redis.pttl(lockKey) stored in a variable and checked',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+export async function pay(orderId: string, me: string) {
+  const key = \`lock:pay:\${orderId}\`;
+  if (!(await redis.set(key, me, 'PX', 3000, 'NX'))) return;
+  const remaining = await redis.pttl(key);
+  if (remaining < 500) throw new Error('lock about to expire');
+  await pool.query('UPDATE orders SET paid_at = now() WHERE id = $1', [orderId]);
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 10 }],
+    },
+    {
+      name: 'a custom lease renewed right before the write',
+      code: `import { Pool } from 'pg';
+import { LeaseManager } from './lease-manager';
+const pool = new Pool();
+const leases = new LeaseManager();
+export async function tick(shard: string) {
+  const lease = await leases.acquireLease(shard);
+  await lease.renew();
+  await pool.query('UPDATE shard_state SET tick = tick + 1 WHERE shard = $1', [shard]);
+}`,
+      errors: [{ messageId: 'leaseExtendCheck', line: 8 }],
+    },
+    {
+      name: 'the expiry destructured from the acquire result',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const { expiresAt, fenceToken } = await authority.acquire(key);
+  if (expiresAt <= Date.now()) throw new Error('expired');
+  await pool.query('UPDATE kv SET value = $1 WHERE key = $2', [value, key]);
+  void fenceToken;
 }`,
       errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
     },

@@ -171,6 +171,48 @@ export async function renew(name: string, ownerId: string) {
   await pool.query('UPDATE locks SET expires_at = now() + interval \\'30 seconds\\' WHERE name = $1 AND owner_id = $2', [name, ownerId]);
 }`,
     },
+    {
+      name: 'knex delete of a lock row that names its owner',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function release(name: string, owner: string) {
+  await db('job_locks').where({ name, owner }).del();
+}`,
+    },
+    {
+      name: 'Prisma deleteMany of a lock by key and holder',
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function unlock(key: string, holder: string) {
+  await prisma.lock.deleteMany({ where: { key, holder } });
+}`,
+    },
+    {
+      name: 'DynamoDB delete of a lock item with a ConditionExpression on the owner',
+      code: `import { DynamoDBDocumentClient, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+const ddb = DynamoDBDocumentClient.from({} as never);
+export async function release(lockId: string, owner: string) {
+  await ddb.send(new DeleteCommand({ TableName: 'locks', Key: { lockId }, ConditionExpression: '#o = :o', ExpressionAttributeNames: { '#o': 'owner' }, ExpressionAttributeValues: { ':o': owner } }));
+}`,
+    },
+    {
+      name: 'tables that only look like lock tables: lock_events, blocks',
+      code: `${pg}
+export async function purge(name: string) {
+  await pool.query('DELETE FROM lock_events WHERE lock_name = $1', [name]);
+  await pool.query('DELETE FROM blocks WHERE name = $1', [name]);
+}`,
+    },
+    {
+      name: 'class-based ioredis lock released with a compare-and-delete script',
+      code: `import Redis from 'ioredis';
+const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+export class RedisMutex {
+  constructor(private readonly redis: Redis, private readonly key: string, private readonly token: string) {}
+  async lock(ttlMs: number) { return (await this.redis.set(this.key, this.token, 'PX', ttlMs, 'NX')) === 'OK'; }
+  async unlock() { await this.redis.eval(UNLOCK, 1, this.key, this.token); }
+}`,
+    },
   ],
   invalid: [
     {
@@ -514,6 +556,89 @@ export async function publish(docId: string) {
   try { void leaseId; void token; } finally { await locks.unlock(\`doc:\${docId}\`); }
 }`,
       errors: [{ messageId: 'authorityByKey', line: 5 }],
+    },
+    {
+      name: 'class-based ioredis lock: unlock() deletes this.key by name; the suggestion uses this.token',
+      code: `import Redis from 'ioredis';
+export class RedisMutex {
+  constructor(private readonly redis: Redis, private readonly key: string, private readonly token: string) {}
+  async lock(ttlMs: number) { return (await this.redis.set(this.key, this.token, 'PX', ttlMs, 'NX')) === 'OK'; }
+  async unlock() { await this.redis.del(this.key); }
+}`,
+      errors: [
+        {
+          messageId: 'redisDelete',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Redis from 'ioredis';
+export class RedisMutex {
+  constructor(private readonly redis: Redis, private readonly key: string, private readonly token: string) {}
+  async lock(ttlMs: number) { return (await this.redis.set(this.key, this.token, 'PX', ttlMs, 'NX')) === 'OK'; }
+  async unlock() { await this.redis.eval(${LUA_SINGLE}, 1, this.key, this.token); }
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'knex delete of a lock row by name only',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function release(name: string) {
+  await db('job_locks').where({ name }).del();
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4, data: { columns: 'name' } }],
+    },
+    {
+      name: 'Prisma delete of a lock by key only',
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function unlock(key: string) {
+  await prisma.distributedLock.delete({ where: { key } });
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4, data: { columns: 'key' } }],
+    },
+    {
+      name: 'MongoDB deleteOne on the locks collection by _id',
+      code: `import { MongoClient } from 'mongodb';
+const db = new MongoClient('mongodb://127.0.0.1').db('app');
+export async function release(resource: string) {
+  await db.collection('locks').deleteOne({ _id: resource });
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4, data: { columns: '_id' } }],
+    },
+    {
+      name: 'DynamoDB DeleteCommand on the lock table without a condition',
+      code: `import { DynamoDBDocumentClient, DeleteCommand } from '@aws-sdk/lib-dynamodb';
+const ddb = DynamoDBDocumentClient.from({} as never);
+export async function release(lockId: string) {
+  await ddb.send(new DeleteCommand({ TableName: 'locks', Key: { lockId } }));
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4, data: { columns: 'lockId' } }],
+    },
+    {
+      name: 'Sequelize destroy of a Lock model by name',
+      code: `import { Model } from 'sequelize';
+class Lock extends Model {}
+export async function unlock(name: string) {
+  await Lock.destroy({ where: { name } });
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4 }],
+    },
+    {
+      name: 'a custom authority on this: release(jobId) after acquire(jobId) returned a lease',
+      code: `import { LeaseClient } from '@corp/leases';
+export class Worker {
+  private leases = new LeaseClient();
+  async run(jobId: string) {
+    const lease = await this.leases.acquire(jobId, { ttl: 30 });
+    try { console.log(lease.fencingToken); } finally { await this.leases.release(jobId); }
+  }
+}`,
+      errors: [{ messageId: 'authorityByKey', line: 6 }],
     },
   ],
 });
