@@ -124,7 +124,8 @@ function collectNestedWrites(stmt: Json, scope: Scope, ctx: TextContext, limit: 
     const entry = scope.findCte(String(cte.ctename).toLowerCase());
     const inner = (entry?.scope ?? scope).child();
     let range: SqlRange | undefined;
-    const rangeOf = (): SqlRange => (range ??= cteBodyRange(ctx, ctx.toIndex(cte.location ?? 0), limit));
+    const nameAt: number = cte.location ?? 0;
+    const rangeOf = (): SqlRange => (range ??= cteBodyRange(ctx, ctx.toIndex(nameAt), limit));
     out.push(describe(query, inner, rangeOf, ctx));
     collectNestedWrites(query, inner, ctx, limit, out);
   }
@@ -164,7 +165,7 @@ function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextCo
     info.assignments = setList(u.targetList, scope);
     if (u.whereClause) collectComparisons(u.whereClause, scope, false, info.conditions);
     info.returning = returningNames(u.returningClause, scope);
-    defineLazy(info, 'edit', () => editPoints(ctx, info, u.relation?.location, 'update', !u.whereClause?.CurrentOfExpr));
+    lazyEditPoints(info, ctx, u.relation?.location, 'update', !u.whereClause?.CurrentOfExpr);
   } else if (stmt.DeleteStmt) {
     const d = stmt.DeleteStmt;
     info.kind = 'delete';
@@ -173,7 +174,7 @@ function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextCo
     scope.addFrom(d.usingClause, info.conditions);
     if (d.whereClause) collectComparisons(d.whereClause, scope, false, info.conditions);
     info.returning = returningNames(d.returningClause, scope);
-    defineLazy(info, 'edit', () => editPoints(ctx, info, d.relation?.location, 'delete', !d.whereClause?.CurrentOfExpr));
+    lazyEditPoints(info, ctx, d.relation?.location, 'delete', !d.whereClause?.CurrentOfExpr);
   } else if (stmt.InsertStmt) {
     describeInsert(stmt.InsertStmt, info, scope, ctx);
   } else if (stmt.MergeStmt) {
@@ -221,7 +222,8 @@ function describeInsert(ins: Json, info: SqlStatementInfo, scope: Scope, ctx: Te
     if (conflict.whereClause) collectComparisons(conflict.whereClause, upsertScope, false, info.conditions);
   }
   info.returning = returningNames(ins.returningClause, scope);
-  defineLazy(info, 'edit', () => (info.upsert ? editPoints(ctx, info, ins.relation?.location, 'upsert', true) : {}));
+  if (info.upsert) lazyEditPoints(info, ctx, ins.relation?.location, 'upsert', true);
+  else info.edit = {};
 }
 
 function describeMerge(m: Json, info: SqlStatementInfo, scope: Scope): void {
@@ -303,6 +305,11 @@ function callsAndParams(stmt: Json): { functionCalls: string[]; params: number[]
   };
   visit(stmt);
   return { functionCalls: [...functions], params: [...params].sort((a, b) => a - b) };
+}
+
+/** Edit points are found on first read: only suggestions need them, and they need the token scan. */
+function lazyEditPoints(info: SqlStatementInfo, ctx: TextContext, relationAt: number | undefined, mode: 'update' | 'delete' | 'upsert', whereEditable: boolean): void {
+  defineLazy(info, 'edit', () => editPoints(ctx, info, relationAt, mode, whereEditable));
 }
 
 function defineLazy<T extends object, K extends keyof T>(obj: T, key: K, compute: () => T[K]): void {

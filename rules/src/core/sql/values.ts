@@ -247,14 +247,18 @@ export const EMPTY_VALUE: SqlValue = Object.freeze({ params: [], columns: [], fu
 export function valueOf(node: Node | Node[], scope: Scope): SqlValue {
   const acc = { params: new Set<number>(), columns: new Set<string>(), functions: new Set<string>(), min: Infinity, max: -Infinity };
   walkValue(node as Json, scope, acc);
-  const { ctx } = scope;
-  const value: SqlValue = { params: [...acc.params], columns: [...acc.columns], functions: [...acc.functions], text: '' };
+  return makeValue([...acc.params], [...acc.columns], [...acc.functions], scope.ctx, acc.min, acc.max);
+}
+
+/** A value whose `text` is cut from the statement on first read (it needs the token scan). */
+function makeValue(params: number[], columns: string[], functions: string[], ctx: TextContext, min: number, max: number): SqlValue {
+  const value: SqlValue = { params, columns, functions, text: '' };
   let text: string | undefined;
   Object.defineProperty(value, 'text', {
     enumerable: true,
     get() {
       if (text === undefined) {
-        const range = acc.min <= acc.max ? ctx.view.expressionRange(ctx.toIndex(acc.min), ctx.toIndex(acc.max)) : undefined;
+        const range = min <= max ? ctx.view.expressionRange(ctx.toIndex(min), ctx.toIndex(max)) : undefined;
         text = range ? ctx.view.text.slice(range.start, range.end) : '';
       }
       return text;
