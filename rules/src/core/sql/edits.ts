@@ -49,6 +49,7 @@ export function planFenceEdit(analysis: SqlAnalysis, stmt: SqlStatementInfo, opt
       add(edit.whereInsertAt, `${clauseSeparator(text, tokens, stmt)}${kw('WHERE')} ${compared} < ${opts.tokenPlaceholder}`);
     }
   }
+  if (opts.newline && opts.newline !== '\n') for (const e of planned) e.insert = e.insert.replace(/\n/g, opts.newline);
   planned.sort((a, b) => a.offset - b.offset);
   if (analysis.dialect === 'mysql' && opts.tokenPlaceholder === '?') addValueIndexes(planned, state.normalized.positionalOffsets);
   return planned;

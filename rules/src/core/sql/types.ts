@@ -115,4 +115,6 @@ export interface FenceEditOptions {
   compare: boolean;
   /** Add `<column> = <placeholder>` to the SET list. */
   store: boolean;
+  /** Line break for inserted lines (default `\n`); pass `\r\n` for a template in a CRLF file. */
+  newline?: string;
 }

@@ -66,7 +66,8 @@ function only(code: string, dialect: SqlDialect = 'postgres'): SqlSource {
 /** Applies the fence suggestion to the file text through toSourceIndex. */
 function fixFile(code: string, source: SqlSource, tokenPlaceholder: string): string {
   const stmt = source.analysis.statements[0];
-  const edits = planFenceEdit(source.analysis, stmt, { column: 'fence_token', tokenPlaceholder, compare: true, store: true });
+  const newline = code.includes('\r\n') ? '\r\n' : '\n';
+  const edits = planFenceEdit(source.analysis, stmt, { column: 'fence_token', tokenPlaceholder, compare: true, store: true, newline });
   expect(edits.length).toBeGreaterThan(0);
   let out = code;
   for (const e of [...edits].sort((a, b) => b.offset - a.offset)) {
@@ -128,7 +129,7 @@ describe('readSqlSource', () => {
     expect(s.analysis.text).toBe('\nUPDATE resource_state\nSET value = $1\nWHERE resource_key = $2\n');
     expect(s.toSourceIndex(s.analysis.text.indexOf('WHERE'))).toBe(code.indexOf('WHERE'));
     expect(fixFile(code, s, '$3')).toBe(
-      'await pool.query(`\r\nUPDATE resource_state\r\nSET value = $1, fence_token = $3\r\nWHERE resource_key = $2\n  AND fence_token < $3\r\n`, [v, k]);\r\n',
+      'await pool.query(`\r\nUPDATE resource_state\r\nSET value = $1, fence_token = $3\r\nWHERE resource_key = $2\r\n  AND fence_token < $3\r\n`, [v, k]);\r\n',
     );
   });
 
