@@ -75,7 +75,7 @@ echo "installed the .vsix in $(since "$t") s"
 
 PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 "$CODE_SERVER" --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
-  --disable-workspace-trust --user-data-dir "$RUN/ud" --extensions-dir "$RUN/ext" > "$ARTIFACTS/code-server.log" 2>&1 &
+  --user-data-dir "$RUN/ud" --extensions-dir "$RUN/ext" > "$ARTIFACTS/code-server.log" 2>&1 &
 CS_PID=$!
 stop_code_server() {
   kill "$CS_PID" 2>/dev/null && wait "$CS_PID" 2>/dev/null

@@ -4,7 +4,7 @@
 // each step in $E2E_ARTIFACTS. One result line per scenario goes to $E2E_RESULTS.
 //
 //   E2E_PORT=8931 E2E_RUN=<dir> E2E_ARTIFACTS=<dir> E2E_RESULTS=<file> node vscode/scenarios.mjs
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -36,7 +36,17 @@ function freshWorkspace(name) {
   return dir;
 }
 
-async function openWorkbench(workspace) {
+/** Folder settings that turn fencelint's rule off; honoured only in a trusted folder. */
+function turnRuleOffInFolder(workspace) {
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'fencelint.rules': { [RULE]: 'off' } }, null, 2));
+}
+
+/**
+ * Opens the folder in a fresh browser profile and answers VS Code's workspace trust prompt
+ * (workspace trust is on in this suite, so the untrusted case is tested for real).
+ */
+async function openWorkbench(workspace, { trust = true } = {}) {
   const context = await chromium.launchPersistentContext(mkdtempSync(join(RUN, 'chromium-')), {
     executablePath: process.env.E2E_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -47,6 +57,8 @@ async function openWorkbench(workspace) {
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(`http://127.0.0.1:${PORT}/?folder=${encodeURIComponent(workspace)}`);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  const answer = trust ? 'Yes, I trust the authors' : "No, I don't trust the authors";
+  await page.getByRole('button', { name: answer }).click({ timeout: 60_000 });
   await page.locator('#status\\.problems').waitFor({ timeout: 60_000 });
   return { context, page };
 }
@@ -116,6 +128,29 @@ const scenarios = {
     }, 60_000);
     await shot('status-bar');
     return label;
+  },
+
+  /** Restricted Mode: the extension still runs (limited support) and ignores the folder's severities. */
+  async 'vscode: untrusted folder: the folder settings are ignored and the finding shows'({ page, shot, workspace }) {
+    await page.locator('#status\\.workspaceTrust, .statusbar-item[aria-label*="Restricted Mode"]').first().waitFor({ timeout: 30_000 });
+    await openFile(page, FILE);
+    await squiggle(page).waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: RULE }).first().waitFor({ timeout: 30_000 });
+    await shot('restricted-mode-finding');
+    return 'Restricted Mode, rule turned off in .vscode/settings.json, finding shown';
+  },
+
+  /** The same folder settings, trusted: the rule is off, the lint finishes and reports nothing. */
+  async 'vscode: trusted folder: the folder settings turn the rule off'({ page, shot }) {
+    await openFile(page, FILE);
+    await until('the status bar to report a finished lint', async () =>
+      /last lint: save-resource\.ts/.test((await statusItem(page).getAttribute('aria-label')) ?? ''), 60_000);
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel', { hasText: 'No problems have been detected' }).waitFor({ timeout: 30_000 });
+    if ((await squiggle(page).count()) !== 0) throw new Error('a squiggle is shown although the folder turned the rule off');
+    await shot('rule-off');
+    return 'rule turned off in .vscode/settings.json, no finding';
   },
 
   /** "Show token flow" on the acquire: the hover names the lock and the unfenced write it reaches. */
@@ -215,11 +250,12 @@ for (const [name, scenario] of Object.entries(scenarios)) {
   if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
   const slug = name.replace(/^vscode: /, '').replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '').slice(0, 40);
   const workspace = freshWorkspace(slug);
+  if (/trusted folder/.test(name)) turnRuleOffInFolder(workspace);
   const started = Date.now();
   let step = 0;
   let opened;
   try {
-    opened = await openWorkbench(workspace);
+    opened = await openWorkbench(workspace, { trust: !name.includes('untrusted') });
     const shot = (what) => opened.page.screenshot({ path: join(ARTIFACTS, `vscode-${slug}-${String(++step).padStart(2, '0')}-${what}.png`) });
     const detail = await scenario({ page: opened.page, shot, workspace });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
