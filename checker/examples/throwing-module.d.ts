@@ -1,3 +1,0 @@
-/** A module whose resource cannot be created: the checker reports it and exits with status 2. */
-import type { ResourceAdapter } from 'fencelint-checker';
-export declare function createResource(): ResourceAdapter;

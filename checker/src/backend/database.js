@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=database.js.map

@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=subject.js.map
