@@ -8,6 +8,8 @@ import { showTokenFlow } from './commands/show-token-flow';
 import { openRuleDocumentation } from './commands/open-rule-docs';
 
 let client: LanguageClient | undefined;
+/** Listeners on the current client; a restart drops them with the client. */
+let clientListeners: vscode.Disposable[] = [];
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const output = vscode.window.createOutputChannel('fencelint', { log: true });
@@ -17,13 +19,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const start = async (): Promise<void> => {
     client = createLanguageClient(context, output, (params) => status.fromPull(params));
-    context.subscriptions.push(
+    clientListeners = [
       client.onDidChangeState(({ newState }) => {
         if (newState === State.Running) status.serverStarted();
         if (newState === State.Stopped) status.serverStopped('the language server stopped');
       }),
       client.onNotification(StatusNotification, (params) => status.fromServer(params)),
-    );
+    ];
+    status.serverStarting();
     try {
       await client.start();
       output.info(`fencelint language server started (workspace trusted: ${vscode.workspace.isTrusted}).`);
@@ -36,6 +39,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const restart = async (): Promise<void> => {
     const previous = client;
     client = undefined;
+    for (const listener of clientListeners) listener.dispose();
     if (previous) {
       try {
         await previous.dispose(2000);
@@ -60,6 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export async function deactivate(): Promise<void> {
+  for (const listener of clientListeners) listener.dispose();
   await client?.dispose(2000);
   client = undefined;
 }

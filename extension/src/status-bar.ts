@@ -16,17 +16,16 @@ const ICONS: Record<LintState | 'starting' | 'stopped', string> = {
 export class FencelintStatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private lastLint: { file: string; durationMs: number; at: Date } | undefined;
+  /** Once the server sends `fencelint/status` it is the only source: it also sees push-mode lints and contained errors. */
+  private serverReportsStatus = false;
 
   constructor(showOutputCommand: string) {
     this.item = vscode.window.createStatusBarItem('fencelint.status', vscode.StatusBarAlignment.Right, 100);
     this.item.name = 'fencelint';
     this.item.command = showOutputCommand;
-    this.show('starting', 'starting the language server');
+    this.serverStarting();
     this.item.show();
   }
-
-  /** Once the server sends `fencelint/status` it is the only source: it also sees push-mode lints and contained errors. */
-  private serverReportsStatus = false;
 
   /** Applies a `fencelint/status` notification from the server. */
   fromServer(params: StatusParams): void {
@@ -49,6 +48,10 @@ export class FencelintStatusBar implements vscode.Disposable {
       params.state === 'error' ? `error in ${file}: ${params.message ?? 'see the output channel'}` :
       'idle';
     this.show(params.state, detail);
+  }
+
+  serverStarting(): void {
+    this.show('starting', 'starting the language server');
   }
 
   serverStarted(): void {
