@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { checkFencing } from '../src/index.js';
+import { JOURNAL_SCHEMA, JOURNALED, NOT_IDEMPOTENT, STATEMENTS } from './statements.js';
+
+// Each check starts its own PGlite copy; the exploration runs with two workers here (three in one test).
+describe('checks on PGlite', () => {
+  for (const c of STATEMENTS) {
+    it(`${c.fenced ? 'holds' : 'breaks'}: ${c.name}`, async () => {
+      const report = await checkFencing({ sql: c.sql, roles: c.roles, exploreWorkers: [2] });
+      expect(report.backend).toMatch(/^PGlite/);
+      expect(report.verdict).toBe(c.fenced ? 'holds' : 'broken');
+      if (c.breaks) expect(report.scenarios.find((s) => s.id === c.breaks)?.status).toBe('broken');
+      if (c.fenced) expect(report.scenarios.filter((s) => s.status === 'broken')).toEqual([]);
+    });
+  }
+
+  it("reproduces the article's stale write as a timeline, and the fixed statement rejects it", async () => {
+    const unsafe = await checkFencing({ sql: STATEMENTS[0].sql, roles: STATEMENTS[0].roles, exploreWorkers: [] });
+    const stale = unsafe.scenarios[0];
+    expect(stale.timeline.map((e) => `${e.actor}: ${e.call} -> ${e.result ?? ''}`)).toEqual([
+      'A: acquire(resource-7) -> lease-A, fenceToken=41',
+      'A: pause (GC pause, slow call) -> ',
+      'system: lease-A expired -> ',
+      'B: acquire(resource-7) -> lease-B, fenceToken=42',
+      'B: write(v2, token=42) -> accepted',
+      'A: write(v1, token=41) -> accepted',
+    ]);
+    expect(stale.violations[0].invariant).toBe('stale-write-accepted');
+
+    const fixed = await checkFencing({ sql: STATEMENTS[1].sql, roles: STATEMENTS[1].roles, exploreWorkers: [] });
+    const last = fixed.scenarios[0].timeline.at(-1)!;
+    expect(`t=${last.t} ${last.actor}: ${last.call} -> ${last.result}`).toBe('t=13 A: write(v1, token=41) -> rejected; highest=42');
+  });
+
+  it('explores 2 and 3 workers for a fenced statement and finds nothing', async () => {
+    const report = await checkFencing({ sql: STATEMENTS[1].sql, roles: STATEMENTS[1].roles });
+    expect(report.exploration.map((e) => e.workers)).toEqual([2, 3]);
+    for (const e of report.exploration) {
+      expect(e.counterExample).toBeUndefined();
+      expect(e.states).toBeGreaterThan(50);
+    }
+    expect(report.verdict).toBe('holds');
+  });
+
+  it('finds a minimal counter-example for an unfenced statement with 3 workers', async () => {
+    const report = await checkFencing({ sql: STATEMENTS[0].sql, roles: STATEMENTS[0].roles, exploreWorkers: [3] });
+    const ce = report.exploration[0].counterExample!;
+    expect(ce.invariant).toBe('stale-write-accepted');
+    expect(ce.schedule).toEqual(['A:acquire', 'A:pause', 'expire', 'B:acquire', 'B:write', 'A:write']);
+    expect(report.counterExample?.schedule).toEqual(ce.schedule);
+  });
+
+  it('checks one effect per operationId with a journal from --schema', async () => {
+    const journaled = await checkFencing({ sql: JOURNALED, roles: 'value,key,token,operationId', schemaSql: JOURNAL_SCHEMA, exploreWorkers: [2, 3] });
+    expect(journaled.subject.tableSource).toBe('schema-file');
+    expect(journaled.scenarios.find((s) => s.id === 'operation-replay')?.status).toBe('holds');
+    expect(journaled.verdict).toBe('holds');
+
+    const plain = await checkFencing({ sql: NOT_IDEMPOTENT, roles: 'value,key,token,operationId', exploreWorkers: [2] });
+    const replay = plain.scenarios.find((s) => s.id === 'operation-replay')!;
+    expect(replay.status).toBe('broken');
+    expect(replay.violations[0].invariant).toBe('duplicate-effect');
+  });
+
+  it('says the replay scenario does not apply without an operationId', async () => {
+    const report = await checkFencing({ sql: STATEMENTS[1].sql, roles: STATEMENTS[1].roles, exploreWorkers: [] });
+    const replay = report.scenarios.find((s) => s.id === 'operation-replay')!;
+    expect(replay.status).toBe('not-applicable');
+    expect(replay.reason).toMatch(/operationId/);
+  });
+
+  it('reads ? placeholders with the mysql dialect', async () => {
+    const report = await checkFencing({
+      sql: 'UPDATE resource_state SET value = ?, fence_token = ? WHERE resource_key = ? AND fence_token < ?',
+      roles: 'value,token,key,token',
+      dialect: 'mysql',
+      exploreWorkers: [],
+    });
+    expect(report.subject.text).toContain('$4');
+    expect(report.verdict).toBe('holds');
+  });
+});
