@@ -17,8 +17,12 @@ export type ClockTokenFinding =
   | { type: 'value'; node: Node; kind: OriginKind; place: string; source: string; sourceLine: number }
   | { type: 'sql'; loc: TSESTree.SourceLocation; kind: OriginKind; column: string; source: string };
 
-/** SQL that could set a token from the clock; a cheap test of the file before any SQL is parsed. */
-const SQL_CLOCK_HINT = /clock_timestamp|\bnow\s*\(|current_timestamp|statement_timestamp|transaction_timestamp|unix_timestamp|utc_timestamp|sysdate|gen_random_uuid|uuid_generate|\brandom\s*\(/i;
+/**
+ * SQL that could set a token from the clock: a cheap test of the file before any SQL is parsed.
+ * `now(` must not follow a dot, or every `Date.now()` would pass.
+ */
+const SQL_CLOCK_HINT = /clock_timestamp|(?<![.\w])now\s*\(|current_timestamp|statement_timestamp|transaction_timestamp|unix_timestamp|utc_timestamp|sysdate|gen_random_uuid|uuid_generate|(?<![.\w])rand(?:om)?\s*\(/i;
+const SQL_WRITE_HINT = /\b(?:update|insert|merge)\b/i;
 
 export interface ClockTokenFinder {
   recordImport(node: TSESTree.ImportDeclaration): void;
@@ -57,7 +61,7 @@ export function findClockTokens(sourceCode: SourceCode, options: TokenPlaceOptio
       if (origin) origins.push(origin);
     },
     checkSql(node, report) {
-      sqlHint ??= SQL_CLOCK_HINT.test(sourceCode.text);
+      sqlHint ??= SQL_WRITE_HINT.test(sourceCode.text) && SQL_CLOCK_HINT.test(sourceCode.text);
       if (!sqlHint) return;
       const call = readSqlCall(node, sourceCode);
       if (!call) return;

@@ -25,6 +25,8 @@ export interface MemoryCounter {
   reads: Node[];
   /** Written from something other than a literal or itself plus a step: loaded from a store or injected. */
   loaded: boolean;
+  /** Same for every increment of the same counter, so its reads are followed once. */
+  identity: string;
 }
 
 export type Increment = TSESTree.UpdateExpression | TSESTree.AssignmentExpression | TSESTree.BinaryExpression;
@@ -157,7 +159,7 @@ export function memoryCounterAt(node: Increment, sourceCode: SourceCode, flow: V
       if (p?.type === AST_NODE_TYPES.AssignmentExpression && p.left === ref.identifier) return p.operator === '=' && !isMemoryWrite(p.right, same);
       return p?.type !== AST_NODE_TYPES.UpdateExpression && p?.type !== AST_NODE_TYPES.AssignmentExpression;
     });
-    return { node, label: target.name, name: target.name, kind: life, valueUsed, reads: variableReads(variable, node), loaded };
+    return { node, label: target.name, name: target.name, kind: life, valueUsed, reads: variableReads(variable, node), loaded, identity: `v:${variable.defs[0].name.range[0]}` };
   }
 
   if (target.type !== AST_NODE_TYPES.MemberExpression) return undefined;
@@ -171,7 +173,7 @@ export function memoryCounterAt(node: Increment, sourceCode: SourceCode, flow: V
     const same = (n: Node) => n.type === AST_NODE_TYPES.MemberExpression && unwrap(n.object).type === AST_NODE_TYPES.ThisExpression && thisMemberName(n) === name;
     const loaded = members.bulkAssigned || !fieldStartsInMemory(container, name, same) || (members.writes.get(name) ?? []).some((w) => !isMemoryWrite(w.right, same));
     const reads = (members.reads.get(name) ?? []).filter((r) => !contains(node, r) && !isWriteTarget(r) && !isSelfStep(r));
-    return { node, label: `this.${name}`, name: name.replace(/^#/, ''), kind: 'instance', valueUsed, reads, loaded };
+    return { node, label: `this.${name}`, name: name.replace(/^#/, ''), kind: 'instance', valueUsed, reads, loaded, identity: `i:${container.range[0]}:${name}` };
   }
   // `state.token++` on a module-level object literal; `LeaseManager.seq++` on a static field.
   if (object.type === AST_NODE_TYPES.Identifier) {
@@ -198,7 +200,7 @@ export function memoryCounterAt(node: Increment, sourceCode: SourceCode, flow: V
       !isMemoryWrite(initial, same) ||
       members.some((m) => m.parent?.type === AST_NODE_TYPES.AssignmentExpression && m.parent.left === m && m.parent.operator === '=' && !isMemoryWrite(m.parent.right, same));
     const reads = members.filter((m) => !contains(node, m) && !isWriteTarget(m) && !isSelfStep(m));
-    return { node, label: `${object.name}.${name}`, name, kind: def.type === 'ClassName' ? 'instance' : lifetime(variable, node) === 'closure' ? 'closure' : 'module', valueUsed, reads, loaded };
+    return { node, label: `${object.name}.${name}`, name, kind: def.type === 'ClassName' ? 'instance' : lifetime(variable, node) === 'closure' ? 'closure' : 'module', valueUsed, reads, loaded, identity: `o:${def.name.range[0]}:${name}` };
   }
   return undefined;
 }
@@ -295,7 +297,7 @@ function entryCounter(node: Increment, target: Node, valueUsed: boolean, sourceC
       reads.push(member);
     }
   }
-  return { node, label, name, kind, valueUsed, reads, loaded };
+  return { node, label, name, kind, valueUsed, reads, loaded, identity: `e:${container.range[0]}:${label}` };
 }
 
 /**
@@ -309,19 +311,30 @@ export function counterTokenPlace(
   flow: ValueFlow,
   isToken: (place: ValuePlace) => boolean,
   isFenceName: (name: string) => boolean,
+  readsMemo: Map<string, ValuePlace | undefined>,
 ): ValuePlace | 'name' | undefined {
   if (isFenceName(counter.name)) return 'name';
-  const starts = counter.valueUsed ? [counter.node, ...counter.reads] : counter.reads;
-  let found: ValuePlace | undefined;
-  for (const start of starts) {
-    flow.follow(start, (place) => {
-      if (found) return true;
-      if (place.kind === 'binding' && !isFenceName(place.name)) return false;
-      if (!isToken(place)) return false;
-      found = place;
-      return true;
-    });
-    if (found) break;
+  const search = (starts: readonly Node[]): ValuePlace | undefined => {
+    let found: ValuePlace | undefined;
+    for (const start of starts) {
+      flow.follow(start, (place) => {
+        if (found) return true;
+        if (place.kind === 'binding' && !isFenceName(place.name)) return false;
+        if (!isToken(place)) return false;
+        found = place;
+        return true;
+      });
+      if (found) break;
+    }
+    return found;
+  };
+  if (counter.valueUsed) {
+    const own = search([counter.node]);
+    if (own) return own;
   }
-  return found;
+  if (!readsMemo.has(counter.identity)) readsMemo.set(counter.identity, search(counter.reads.slice(0, MAX_READS)));
+  return readsMemo.get(counter.identity);
 }
+
+/** Reads followed per counter: a tokenizer's `this.pos` is read hundreds of times and is never a token. */
+const MAX_READS = 64;

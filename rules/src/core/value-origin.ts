@@ -133,20 +133,20 @@ export function clockSourceOf(
   const dotted = dottedPath(node.callee);
   if (!dotted) return undefined;
   const { root, path } = dotted;
-  const isGlobalRoot = GLOBAL_CLOCK_ROOTS.has(root.name) || GLOBAL_OBJECTS.has(root.name);
-  if (!isGlobalRoot && !localNames.has(root.name)) return undefined;
-  const binding = importOf(root, sourceCode);
-  if (binding === undefined) return undefined;
+  // Cheap tests first: most calls are rejected by a map lookup, before any scope lookup.
   let source: ClockSource | undefined;
-  if (binding === 'global') {
+  if (localNames.has(root.name)) {
+    const binding = importOf(root, sourceCode);
+    if (binding === undefined || binding === 'global' || node.type === AST_NODE_TYPES.NewExpression) return undefined;
+    source = packageSource(binding, path);
+  } else if (GLOBAL_CLOCK_ROOTS.has(root.name) || GLOBAL_OBJECTS.has(root.name)) {
     // `globalThis.crypto.randomUUID()` names the same global as `crypto.randomUUID()`.
     const key = GLOBAL_OBJECTS.has(root.name) ? path.join('.') : [root.name, ...path].join('.');
     source = GLOBAL_CLOCK_CALLS.get(key);
     // `new Date()` is the clock; `Date()` called plainly returns the clock as a string.
-    if (node.type === AST_NODE_TYPES.NewExpression && !(root.name === 'Date' && path.length === 0)) return undefined;
-  } else {
-    if (node.type === AST_NODE_TYPES.NewExpression) return undefined;
-    source = packageSource(binding, path);
+    if (node.type === AST_NODE_TYPES.NewExpression && key !== 'Date') return undefined;
+    // A local binding (`import { Date } from './sim-clock'`) shadows the global.
+    if (source && importOf(root, sourceCode) !== 'global') return undefined;
   }
   if (!source) return undefined;
   if (source.noArgs && node.arguments.length > 0) return undefined;
