@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { memoryCounterAt, counterTokenPlace, type Increment } from '../core/memory-counters.js';
 import { tokenColumnSetting } from '../core/settings.js';
 import { describePlace, isGrantFunction, isStrongName, tokenStrength } from '../core/token-places.js';
-import { ValueFlow } from '../core/value-flow.js';
+import { ValueFlow, type ValuePlace } from '../core/value-flow.js';
 import { createRule } from '../util/create-rule.js';
 
 export type Options = [{ tokenNames?: string[] }];
@@ -57,12 +57,13 @@ export default createRule<Options, MessageIds>({
       'Program:exit'() {
         if (increments.length === 0) return;
         const flow = new ValueFlow(sourceCode);
+        const readsMemo = new Map<string, ValuePlace | undefined>();
         for (const node of increments) {
           const counter = memoryCounterAt(node, sourceCode, flow);
           if (!counter || counter.loaded) continue;
           // A counter returned as is from an acquire/grant is the token that acquire hands out.
           const isToken = (p: Parameters<typeof tokenStrength>[0]) => tokenStrength(p, sourceCode, placeOptions) !== undefined || (p.kind === 'return' && isGrantFunction(p.fn));
-          const place = counterTokenPlace(counter, flow, isToken, isFenceName);
+          const place = counterTokenPlace(counter, flow, isToken, isFenceName, readsMemo);
           if (!place) continue;
           context.report({
             node,
