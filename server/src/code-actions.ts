@@ -23,9 +23,10 @@ function textEdit(document: TextDocument, fix: { range: [number, number]; text: 
 export function messageFor(result: LintResult, diagnostic: Diagnostic): Linter.LintMessage | undefined {
   const data = diagnostic.data as DiagnosticData | undefined;
   if (data && data.version === result.version && result.messages[data.index]) return result.messages[data.index];
+  // Some clients rebuild diagnostics from their own store and drop `data` (and even `code`).
   return result.messages.find(
     (m) =>
-      m.ruleId === diagnostic.code &&
+      (diagnostic.code === undefined || m.ruleId === diagnostic.code) &&
       m.message === diagnostic.message &&
       m.line - 1 === diagnostic.range.start.line &&
       m.column - 1 === diagnostic.range.start.character,
@@ -63,7 +64,7 @@ export function quickFixes(result: LintResult, diagnostics: Diagnostic[], docsUr
   const actions: CodeAction[] = [];
   const tail: CodeAction[] = [];
   for (const diagnostic of diagnostics) {
-    if (diagnostic.source !== DIAGNOSTIC_SOURCE) continue;
+    if (diagnostic.source !== undefined && diagnostic.source !== DIAGNOSTIC_SOURCE) continue;
     const message = messageFor(result, diagnostic);
     if (!message || !message.ruleId) continue;
     const ruleId = message.ruleId;

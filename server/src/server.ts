@@ -9,6 +9,9 @@ import {
   TextDocumentSyncKind,
   type CodeAction,
   type Connection,
+  type Diagnostic,
+  type Position,
+  type Range,
   type DocumentDiagnosticReport,
   type InitializeParams,
   type InitializeResult,
@@ -29,6 +32,11 @@ export const SERVER_NAME = 'fencelint-language-server';
 /** Server -> client notification with a `LintStatus` (see lint-service.ts and the README). */
 export const STATUS_NOTIFICATION = 'fencelint/status';
 export const SERVER_VERSION = '0.1.0';
+
+function diagnosticsIn(diagnostics: Diagnostic[], range: Range): Diagnostic[] {
+  const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return diagnostics.filter((d) => before(d.range.start, range.end) && before(range.start, d.range.end));
+}
 
 /** What a client may send as `initializationOptions`. */
 export interface InitializationOptions {
@@ -207,7 +215,9 @@ export function startServer(connection: Connection): void {
     const actions: CodeAction[] = [];
     const wantsFixAll = only?.some((kind) => FIX_ALL_KIND.startsWith(kind) && kind !== '') ?? false;
     if (!only || only.includes(CodeActionKind.QuickFix)) {
-      actions.push(...quickFixes(result, params.context.diagnostics, plugins.docsUrls));
+      // Clients that send no diagnostics in the context get the fixes for the requested range.
+      const diagnostics = params.context.diagnostics.length > 0 ? params.context.diagnostics : diagnosticsIn(result.diagnostics, params.range);
+      actions.push(...quickFixes(result, diagnostics, plugins.docsUrls));
     }
     if (wantsFixAll) {
       const action = fixAllAction(result, service.fixedText(result));

@@ -22,8 +22,8 @@ afterEach(async () => {
 
 const findings = (diagnostics: Diagnostic[]) => diagnostics.filter((d) => d.code === RULE_ID);
 
-async function codeActions(client: TestClient, uri: string, diagnostics: Diagnostic[], only?: string[]): Promise<CodeAction[]> {
-  const range = diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+async function codeActions(client: TestClient, uri: string, diagnostics: Diagnostic[], only?: string[], at?: Diagnostic['range']): Promise<CodeAction[]> {
+  const range = at ?? diagnostics[0]?.range ?? { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   return client.connection.sendRequest('textDocument/codeAction', {
     textDocument: { uri },
     range,
@@ -103,7 +103,9 @@ describe('fencelint language server over stdio', () => {
     expect(before).toHaveLength(1);
     expectFencelintDiagnostic(before[0]);
 
-    const disable = (await codeActions(client, uri, before)).find((a) => a.title === `Disable ${RULE_ID} for this line`);
+    // A client that sends no diagnostics in the context (some editors) gets the actions of the range.
+    const disable = (await codeActions(client, uri, [], undefined, before[0].range)).find((a) => a.title === `Disable ${RULE_ID} for this line`);
+    expect((await codeActions(client, uri, before)).map((a) => a.title)).toContain(`Disable ${RULE_ID} for this line`);
     const disabled = applyTextEdits(BUGGY_SAVE, disable!.edit!.changes![uri]);
     expect(disabled.split('\n')[7]).toBe(`    // eslint-disable-next-line ${RULE_ID}`);
     await client.replace(uri, disabled);
