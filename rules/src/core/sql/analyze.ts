@@ -7,6 +7,7 @@ import { blankMysqlWriteLimit, normalizeMysql, normalizePostgres, type Normalize
 import { TokenView } from './tokens.js';
 import {
   Scope,
+  builtinName,
   collectComparisons,
   columnFields,
   conditionsOfSelect,
@@ -148,6 +149,7 @@ function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextCo
     upsert: false,
     conditions: [] as SqlComparison[],
     assignments: [] as SqlAssignment[],
+    assignmentGuards: [] as SqlComparison[],
     returning: [] as string[],
     selectedColumns: [] as string[],
     forUpdate: false,
@@ -162,7 +164,7 @@ function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextCo
     setTarget(info, u.relation, scope);
     scope.addWith(u.withClause);
     scope.addFrom(u.fromClause, info.conditions);
-    info.assignments = setList(u.targetList, scope);
+    info.assignments = setList(u.targetList, scope, info.assignmentGuards);
     if (u.whereClause) collectComparisons(u.whereClause, scope, false, info.conditions);
     info.returning = returningNames(u.returningClause, scope);
     lazyEditPoints(info, ctx, u.relation?.location, 'update', !u.whereClause?.CurrentOfExpr);
@@ -218,7 +220,7 @@ function describeInsert(ins: Json, info: SqlStatementInfo, scope: Scope, ctx: Te
     info.upsert = true;
     const upsertScope = scope.child();
     upsertScope.excluded = new Map(inserted.map((a) => [a.column, a.value]));
-    info.assignments = setList(conflict.targetList, upsertScope);
+    info.assignments = setList(conflict.targetList, upsertScope, info.assignmentGuards);
     if (conflict.whereClause) collectComparisons(conflict.whereClause, upsertScope, false, info.conditions);
   }
   info.returning = returningNames(ins.returningClause, scope);
@@ -236,7 +238,7 @@ function describeMerge(m: Json, info: SqlStatementInfo, scope: Scope): void {
     const when = item.MergeWhenClause;
     if (!when) continue;
     if (when.condition && when.matchKind === 'MERGE_WHEN_MATCHED') collectComparisons(when.condition, scope, false, info.conditions);
-    if (when.commandType === 'CMD_UPDATE') info.assignments.push(...setList(when.targetList, scope));
+    if (when.commandType === 'CMD_UPDATE') info.assignments.push(...setList(when.targetList, scope, info.assignmentGuards));
     if (when.commandType === 'CMD_INSERT') {
       (when.targetList ?? []).forEach((t: Json, i: number) => {
         const value = when.values?.[i];
@@ -260,8 +262,11 @@ function firstTable(select: Json): string | undefined {
   return item?.RangeVar?.relname ? String(item.RangeVar.relname).toLowerCase() : undefined;
 }
 
-/** `SET a = x, (b, c) = ($1, $2)` as one assignment per column. */
-function setList(targets: Json[] | undefined, scope: Scope): SqlAssignment[] {
+/**
+ * `SET a = x, (b, c) = ($1, $2)` as one assignment per column; comparisons in `CASE WHEN`
+ * conditions of the values go to `guards`.
+ */
+function setList(targets: Json[] | undefined, scope: Scope, guards?: SqlComparison[]): SqlAssignment[] {
   const assignments: SqlAssignment[] = [];
   for (const t of targets ?? []) {
     const rt = t.ResTarget;
@@ -272,8 +277,22 @@ function setList(targets: Json[] | undefined, scope: Scope): SqlAssignment[] {
       val = ref.source?.RowExpr?.args?.[ref.colno - 1] ?? ref.source;
     }
     assignments.push({ column: String(rt.name).toLowerCase(), value: valueOf(val, scope) });
+    if (guards) collectCaseGuards(val, scope, guards);
   }
   return assignments;
+}
+
+/** Comparisons in the WHEN conditions of searched CASE expressions (not inside subqueries). */
+function collectCaseGuards(node: Json, scope: Scope, out: SqlComparison[]): void {
+  if (node === null || typeof node !== 'object' || node.SubLink) return;
+  if (Array.isArray(node)) {
+    for (const n of node) collectCaseGuards(n, scope, out);
+    return;
+  }
+  if (node.CaseExpr && !node.CaseExpr.arg) {
+    for (const when of node.CaseExpr.args ?? []) if (when.CaseWhen?.expr) collectComparisons(when.CaseWhen.expr, scope, false, out);
+  }
+  for (const key in node) if (typeof node[key] === 'object') collectCaseGuards(node[key], scope, out);
 }
 
 function returningNames(clause: Json, scope: Scope): string[] {
@@ -299,7 +318,9 @@ function callsAndParams(stmt: Json): { functionCalls: string[]; params: number[]
       return;
     }
     if (node.FuncCall) functions.add(functionName(node.FuncCall));
-    else if (node.SQLValueFunction) functions.add(String(node.SQLValueFunction.op).replace(/^SVFOP_/, '').toLowerCase());
+    else if (node.SQLValueFunction) functions.add(builtinName('SQLValueFunction', node.SQLValueFunction));
+    else if (node.MinMaxExpr) functions.add(builtinName('MinMaxExpr', node.MinMaxExpr));
+    else if (node.CoalesceExpr) functions.add('coalesce');
     else if (node.ParamRef && typeof node.ParamRef.number === 'number') params.add(node.ParamRef.number);
     for (const key in node) if (typeof node[key] === 'object') visit(node[key]);
   };

@@ -66,6 +66,11 @@ export interface SqlStatementInfo {
   functionCalls: string[];
   /** Every `$n` referenced anywhere in the statement. */
   params: number[];
+  /**
+   * Comparisons in `CASE WHEN` conditions of the assigned values (UPDATE SET, DO UPDATE SET, MERGE
+   * UPDATE): `SET v = CASE WHEN fence_token < $2 THEN $1 ELSE v END` guards `v` without a WHERE.
+   */
+  assignmentGuards: SqlComparison[];
   /** INSERT only: the inserted columns and values (for an upsert, `assignments` is the DO UPDATE SET list). */
   insertedValues?: SqlAssignment[];
   /** Where the statement is in `SqlAnalysis.text` (without the trailing `;`). */

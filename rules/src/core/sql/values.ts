@@ -311,7 +311,9 @@ function walkValue(node: Json, scope: Scope, acc: Acc): void {
         acc.functions.add(functionName(body));
         break;
       case 'SQLValueFunction':
-        acc.functions.add(String(body.op).replace(/^SVFOP_/, '').toLowerCase());
+      case 'MinMaxExpr':
+      case 'CoalesceExpr':
+        acc.functions.add(builtinName(key, body));
         break;
       case 'SubLink':
         if (body.testexpr) walkValue(body.testexpr, scope, acc);
@@ -344,6 +346,13 @@ function walkSelect(select: SelectStmt, scope: Scope, acc: Acc): void {
     v.params.forEach((p) => acc.params.add(p));
     v.functions.forEach((f) => acc.functions.add(f));
   }
+}
+
+/** Names for calls the parser gives their own nodes: `now` is a FuncCall, these are not. */
+export function builtinName(tag: string, body: Json): string {
+  if (tag === 'SQLValueFunction') return String(body.op).replace(/^SVFOP_/, '').toLowerCase(); // current_timestamp
+  if (tag === 'MinMaxExpr') return body.op === 'IS_LEAST' ? 'least' : 'greatest';
+  return 'coalesce';
 }
 
 export function functionName(call: Json): string {

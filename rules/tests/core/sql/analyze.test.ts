@@ -144,6 +144,17 @@ describe('UPDATE', () => {
     expect(c.value.text).toBe('(SELECT max(token) FROM grants WHERE key = $2)');
   });
 
+  it('lists CASE WHEN comparisons of assigned values as guards, not as the condition', () => {
+    const s = first(
+      'INSERT INTO resource_state AS r (k, v, fence_token) VALUES ($1, $2, $3) ON CONFLICT (k) DO UPDATE SET v = CASE WHEN r.fence_token < EXCLUDED.fence_token THEN EXCLUDED.v ELSE r.v END, fence_token = GREATEST(r.fence_token, EXCLUDED.fence_token)',
+    );
+    expect(conds(s)).toEqual([]);
+    expect(s.assignmentGuards.map((c) => `${c.column} ${c.op} [${c.value.params}]`)).toEqual(['fence_token < [3]']);
+    expect(s.assignments[1].value.functions).toEqual(['greatest']);
+    expect(s.assignments[1].value.params).toEqual([3]);
+    expect(first('UPDATE t SET v = $1 WHERE k = $2').assignmentGuards).toEqual([]);
+  });
+
   it('reads multi-column assignments', () => {
     expect(assigned(first('UPDATE t SET (v, fence_token) = ($1, $2) WHERE k = $3'))).toEqual({ v: [1], fence_token: [2] });
   });
