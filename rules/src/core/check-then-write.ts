@@ -70,6 +70,8 @@ interface Check {
 }
 
 const CLOCK_CALL = /^(?:now)$/;
+/** Statements after an extend that still count as "right before" the write. */
+const EXTEND_REACH = 3;
 
 /** Links of a builder chain, outermost first: `db.select().from(t).where(c)` gives where, from, select. */
 function chainNames(call: TSESTree.CallExpression): string[] {
@@ -253,7 +255,36 @@ function isLeaseHandle(node: Node, analysis: FileAnalysis, handles: Map<string, 
   if (key !== undefined && handles.has(key)) return true;
   const kind = analysis.receivers.kindOf(node);
   if (kind?.type === 'lockObject') return true;
-  return analysis.tracer.isHandle(node);
+  if (etcdLease(node, analysis)) return true;
+  // By name (`lease`, `lock`) only in a file that takes a lock: a rental `lease.isActive()` is no lease check.
+  return analysis.acquires.length > 0 && analysis.tracer.isHandle(node);
+}
+
+/** `const lease = client.lease(10)` on an etcd3 client: a lease whose keys are the lock. */
+function etcdLease(node: Node, analysis: FileAnalysis): boolean {
+  const n = unwrap(node);
+  let init: Node | undefined = n;
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const parent = readsDefinition(n);
+    init = parent?.init ?? undefined;
+  }
+  if (!init) return false;
+  const call = unwrap(init);
+  if (call.type !== AST_NODE_TYPES.CallExpression || calleeName(call) !== 'lease') return false;
+  const object = calleeObject(call);
+  const kind = object && analysis.receivers.kindOf(object);
+  return kind?.type === 'authority' && kind.model.id === 'etcd3';
+}
+
+function readsDefinition(id: TSESTree.Identifier): TSESTree.VariableDeclarator | undefined {
+  for (let scope: Node | undefined = id.parent; scope; scope = scope.parent) {
+    if (scope.type !== AST_NODE_TYPES.BlockStatement && scope.type !== AST_NODE_TYPES.Program) continue;
+    for (const statement of scope.body) {
+      if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+      for (const d of statement.declarations) if (d.id.type === AST_NODE_TYPES.Identifier && d.id.name === id.name) return d;
+    }
+  }
+  return undefined;
 }
 
 function modelOf(node: Node, analysis: FileAnalysis, handles: Map<string, LockModel | undefined>): LockModel | undefined {
@@ -353,7 +384,8 @@ function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: R
       if (guards.length > 0) push('leaseExtend', call, guards);
       else {
         const statement = statementOf(call);
-        const rest = statement && restOfBlock(statement);
+        // "Immediately before": the next few statements, not the rest of a long function.
+        const rest = statement && restOfBlock(statement, EXTEND_REACH);
         if (rest) out.push({ kind: 'leaseExtend', node: call, regions: [rest], firstOnly: true });
       }
     }

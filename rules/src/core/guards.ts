@@ -42,7 +42,7 @@ export function alwaysExits(statement: TSESTree.Statement | null | undefined): b
 }
 
 /** The rest of the block (or switch case) after `statement`, as one range. */
-export function restOfBlock(statement: TSESTree.Statement): TSESTree.Range | undefined {
+export function restOfBlock(statement: TSESTree.Statement, limit = Infinity): TSESTree.Range | undefined {
   const parent = statement.parent;
   if (!parent) return undefined;
   let body: readonly Node[] | undefined;
@@ -51,7 +51,8 @@ export function restOfBlock(statement: TSESTree.Statement): TSESTree.Range | und
   if (!body) return undefined;
   const index = body.indexOf(statement);
   if (index < 0 || index === body.length - 1) return undefined;
-  return [body[index + 1].range[0], body[body.length - 1].range[1]];
+  const last = Math.min(body.length - 1, index + limit);
+  return [body[index + 1].range[0], body[last].range[1]];
 }
 
 /** Climbs from a value to the `if`/assert it decides, through `!`, `&&`, `||`, await and parentheses. */

@@ -116,8 +116,35 @@ function releasesRow(statement: SqlStatementInfo): boolean {
   });
 }
 
+const LOCK_WORD_TABLE = /lock|mutex/;
+const RELEASE_FUNCTION = /release|unlock|free|relinquish|drop|giveUp|resign|abandon|yield/i;
+
+/**
+ * A `leases` table may hold rental contracts: count a table as a lock table when its name says
+ * lock or mutex, when the file shows it with a holder or expiry column, or when the delete
+ * runs in a function named like a release.
+ */
+function lockSemantics(table: string, node: Node, tableColumns: ReadonlyMap<string, ReadonlySet<string>>): boolean {
+  if (LOCK_WORD_TABLE.test(table)) return true;
+  const columns = tableColumns.get(table);
+  if (columns && [...columns].some((c) => LOCK_HOLDER_COLUMN.test(c) || LOCK_EXPIRY_COLUMN.test(c))) return true;
+  const fn = enclosingFunction(node);
+  const name = fn && functionName(fn);
+  return name !== undefined && RELEASE_FUNCTION.test(name);
+}
+
+function functionName(fn: Node): string | undefined {
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.id) return fn.id.name;
+  const parent = fn.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if ((parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.Property || parent?.type === AST_NODE_TYPES.PropertyDefinition) && parent.key.type === AST_NODE_TYPES.Identifier) return parent.key.name;
+  return undefined;
+}
+
 function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumns: Map<string, Set<string>>, out: NameOnlyRelease[]): void {
   const nodes: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression> = [...analysis.calls, ...analysis.taggedTemplates];
+  const candidates: Array<{ node: (typeof nodes)[number]; call: SqlCall; statement: SqlStatementInfo }> = [];
+  // First every statement on a lock table, so the columns the file uses are known before judging.
   for (const node of nodes) {
     const call = readSqlCall(node, sourceCode);
     if (!call) continue;
@@ -128,11 +155,13 @@ function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumn
       for (const c of statement.conditions) columns.add(c.column.split('.').pop() ?? c.column);
       for (const c of statement.selectedColumns) columns.add(c);
       tableColumns.set(statement.table!, columns);
-      const release = statement.kind === 'delete' || (statement.kind === 'update' && releasesRow(statement));
-      if (!release) continue;
-      const nameColumns = nameOnlyColumns(statement, call, analysis);
-      if (nameColumns) out.push({ kind: 'sqlRelease', node, call, statement, nameColumns });
+      if (statement.kind === 'delete' || (statement.kind === 'update' && releasesRow(statement))) candidates.push({ node, call, statement });
     }
+  }
+  for (const { node, call, statement } of candidates) {
+    if (!lockSemantics(statement.table!, node, tableColumns)) continue;
+    const nameColumns = nameOnlyColumns(statement, call, analysis);
+    if (nameColumns) out.push({ kind: 'sqlRelease', node, call, statement, nameColumns });
   }
 }
 
@@ -202,18 +231,20 @@ function knexWhereColumns(links: readonly TSESTree.CallExpression[]): string[] |
 }
 
 /** Lock-table deletes through knex and object APIs (Prisma, MongoDB, Sequelize, TypeORM, DynamoDB). */
-function recordReleases(analysis: FileAnalysis, out: NameOnlyRelease[]): void {
+function recordReleases(analysis: FileAnalysis, tableColumns: ReadonlyMap<string, ReadonlySet<string>>, out: NameOnlyRelease[]): void {
   for (const call of analysis.calls) {
     const knex = readKnexWrite(call, analysis.receivers);
     if (knex) {
-      if (knex.kind !== 'delete' || !isLockTable(knex.table)) continue;
+      if (knex.kind !== 'delete' || !isLockTable(knex.table) || !lockSemantics(knex.table!, call, tableColumns)) continue;
       const columns = nameOnly(knexWhereColumns(knex.links), analysis.tokenColumn);
       if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
       continue;
     }
     const first = call.arguments[0] && unwrap(call.arguments[0]);
     const write = first?.type === AST_NODE_TYPES.NewExpression ? readObjectWrite(first) : readObjectWrite(call);
-    if (!write || write.kind !== 'delete' || !isLockTable(tableName(objectTable(write, call)))) continue;
+    if (!write || write.kind !== 'delete') continue;
+    const table = tableName(objectTable(write, call));
+    if (!isLockTable(table) || !lockSemantics(table!, call, tableColumns)) continue;
     let keys: string[] | undefined;
     if (write.api === 'dynamodb') {
       if (write.filter?.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'ConditionExpression')) continue;
@@ -289,7 +320,7 @@ export function findNameOnlyReleases(analysis: FileAnalysis, sourceCode: SourceC
   if (analysis.calls.length === 0) return { releases, tableColumns, redisLocks };
   redisReleases(analysis, redisLocks, sourceCode, releases);
   sqlReleases(analysis, sourceCode, tableColumns, releases);
-  recordReleases(analysis, releases);
+  recordReleases(analysis, tableColumns, releases);
   etcdReleases(analysis, redisLocks, releases);
   authorityReleases(analysis, sourceCode, releases);
   releases.sort((a, b) => a.node.range[0] - b.node.range[0]);

@@ -137,9 +137,10 @@ export const CUSTOM_CALLBACK_ACQUIRE = /^(?:using|withLock|withLease|runWithLock
 export const WITH_LOCK_FUNCTION = /^(?:with\w*(?:Lock|Lease|Mutex)|run\w*(?:WithLock|WithLease|Locked|UnderLock)|(?:do|run)?(?:Under|In|While)(?:Lock|Lease|Locked)|lockAndRun|usingLock|usingLease)$/;
 /**
  * Key text that names a lock (`lockKey`, `lock:cart:${id}`, `LOCK_PREFIX`, `jobLease`), with a
- * word boundary so that `block`, `clock` and `release` do not count.
+ * word boundary so that `block`, `clock` and `release` do not count, and without the account
+ * words `lockout` and `locked`.
  */
-export const LOCK_KEY_NAME = /(?:^|[^A-Za-z])(?:lock|LOCK|lease|LEASE|mutex|MUTEX)|[a-z0-9](?:Lock|Lease|Mutex)/;
+export const LOCK_KEY_NAME = /(?:(?:^|[^A-Za-z])(?:lock|LOCK)|[a-z0-9]Lock)(?![Oo]ut|OUT|ed|ED)|(?:^|[^A-Za-z])(?:lease|LEASE|mutex|MUTEX)|[a-z0-9](?:Lease|Mutex)/;
 /** Handle members that report whether a lease is still held, in any library: a check, not a fence. */
 export const GENERIC_VALIDITY_MEMBER = /^(?:isValid|isAcquired|isHeld|isLocked|isOwned|isOwner|isExpired|isAlive|isActive|stillHeld|stillValid|hasLock|holdsLock|isLeaseValid|checkLease|checkLock|verifyLock|verifyLease|isLockHeld)$/;
 /** Handle members that hold the lease's expiry time, compared with a clock by a validity check. */
