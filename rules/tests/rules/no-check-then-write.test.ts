@@ -231,6 +231,26 @@ export async function job(id: string) {
   await pool.query('UPDATE jobs SET done = true WHERE id = $1', [id]);
 }`,
     },
+    {
+      name: 'a rental lease object checked for activity in a file that takes no lock',
+      code: `${pg}
+export async function raiseRent(lease: { id: string; isActive(): boolean; expiresAt: Date }, rent: number) {
+  if (!lease.isActive() || lease.expiresAt < new Date()) throw new Error('inactive lease');
+  await pool.query('UPDATE rental_leases SET rent = $1 WHERE id = $2', [rent, lease.id]);
+}`,
+    },
+    {
+      name: 'extend long before the write: not "right before"',
+      code: `${redlockPg}
+export async function step(id: string, a: () => Promise<void>, b: () => Promise<void>, c: () => Promise<void>) {
+  const lock = await redlock.acquire([\`job:\${id}\`], 5000);
+  await lock.extend(5000);
+  await a();
+  await b();
+  await c();
+  await pool.query('UPDATE jobs SET step = step + 1 WHERE id = $1', [id]);
+}`,
+    },
   ],
   invalid: [
     {

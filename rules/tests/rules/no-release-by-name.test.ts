@@ -213,6 +213,21 @@ export class RedisMutex {
   async unlock() { await this.redis.eval(UNLOCK, 1, this.key, this.token); }
 }`,
     },
+    {
+      name: 'a rental leases table: deleting a lease contract is not a lock release',
+      code: `${pg}
+export async function cancelContract(leaseId: string) {
+  await pool.query('DELETE FROM leases WHERE id = $1', [leaseId]);
+}`,
+    },
+    {
+      name: 'a login lockout key is not a distributed lock',
+      code: `${ioredis}
+export async function clearLockout(userId: string) {
+  await redis.del(\`lockout:\${userId}\`);
+  await redis.del(\`account-locked:\${userId}\`);
+}`,
+    },
   ],
   invalid: [
     {
