@@ -179,3 +179,16 @@ export function isTokenColumn(column: string, table: string | undefined, options
   if (name === options.tokenColumn || isStrongName(name, options) || (isTokenColumnName(name) && !isTimeName(name))) return 'strong';
   return isWeakName(name) && !!table && LOCK_TABLE.test(table) ? 'context' : undefined;
 }
+
+/**
+ * Words without which no place in a file can hold a fence token: a strong token name, a lease
+ * word that gives weak names (`token`, `version`) their meaning, or an issuer's name. Lets the
+ * token rules skip most files with one scan of the text.
+ */
+const TOKEN_HINT = /fenc|generation|sequencer|epoch|lease|lock|grant|assign|elect|claim|obtain|acquire|holder|owner|takeover|campaign|leader|(?:next|issue|mint|allocate)_?token/i;
+
+export function mayHoldFenceTokens(text: string, options: TokenPlaceOptions = {}): boolean {
+  if (TOKEN_HINT.test(text)) return true;
+  const lower = options.extraNames?.length ? text.toLowerCase() : '';
+  return (options.extraNames ?? []).some((n) => lower.includes(n.toLowerCase())) || (!!options.tokenColumn && text.includes(options.tokenColumn));
+}

@@ -130,6 +130,10 @@ export function clockSourceOf(
   sourceCode: SourceCode,
   localNames: ReadonlySet<string>,
 ): ValueOrigin | undefined {
+  // The root identifier first, without building the path: most calls stop here.
+  let head: Node = node.callee;
+  while (head.type === AST_NODE_TYPES.MemberExpression) head = head.object;
+  if (head.type !== AST_NODE_TYPES.Identifier || !(localNames.has(head.name) || GLOBAL_CLOCK_ROOTS.has(head.name) || GLOBAL_OBJECTS.has(head.name))) return undefined;
   const dotted = dottedPath(node.callee);
   if (!dotted) return undefined;
   const { root, path } = dotted;
