@@ -1,6 +1,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { tokenColumnSetting } from '../core/settings.js';
 import { findClockTokens, type ClockTokenFinding } from '../core/clock-tokens.js';
+import { mayHoldFenceTokens } from '../core/token-places.js';
 import { createRule } from '../util/create-rule.js';
 
 export type Options = [{ tokenNames?: string[] }];
@@ -39,10 +40,9 @@ export default createRule<Options, MessageIds>({
   },
   defaultOptions: [{}],
   create(context, [options]) {
-    const finder = findClockTokens(context.sourceCode, {
-      extraNames: options.tokenNames ?? [],
-      tokenColumn: tokenColumnSetting(context.settings),
-    });
+    const placeOptions = { extraNames: options.tokenNames ?? [], tokenColumn: tokenColumnSetting(context.settings) };
+    if (!mayHoldFenceTokens(context.sourceCode.text, placeOptions)) return {};
+    const finder = findClockTokens(context.sourceCode, placeOptions);
     const report = (finding: ClockTokenFinding) => {
       if (finding.type === 'sql') {
         context.report({

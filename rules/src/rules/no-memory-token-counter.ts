@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 import { memoryCounterAt, counterTokenPlace, type Increment } from '../core/memory-counters.js';
 import { tokenColumnSetting } from '../core/settings.js';
-import { describePlace, isGrantFunction, isStrongName, tokenStrength } from '../core/token-places.js';
+import { describePlace, isGrantFunction, isStrongName, mayHoldFenceTokens, tokenStrength } from '../core/token-places.js';
 import { ValueFlow, type ValuePlace } from '../core/value-flow.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -43,6 +43,7 @@ export default createRule<Options, MessageIds>({
     const sourceCode = context.sourceCode;
     const increments: Increment[] = [];
     const placeOptions = { extraNames: options.tokenNames ?? [], tokenColumn: tokenColumnSetting(context.settings) };
+    if (!mayHoldFenceTokens(sourceCode.text, placeOptions)) return {};
     const isFenceName = (name: string) => (FENCE_NAME.test(name) || placeOptions.extraNames.some((n) => n.toLowerCase() === name.toLowerCase())) && isStrongName(name, placeOptions);
     const record = (node: Increment) => {
       increments.push(node);
