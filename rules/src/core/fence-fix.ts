@@ -72,6 +72,7 @@ export function sqlFenceFix(site: SqlWriteSite, token: string, column: string, s
     tokenPlaceholder: placeholder,
     compare: !verdict.tokenCompared,
     store: !verdict.tokenStored,
+    newline: sourceCode.text.includes('\r\n') ? '\r\n' : '\n',
   });
   if (sqlEdits.length === 0) return undefined;
   const quoted = source.kind === 'literal' && /^['"]/.test(sourceCode.text[sourceStart(call) ?? 0] ?? '');

@@ -183,7 +183,8 @@ function comparesToken(c: SqlComparison, call: SqlCall, options: VerdictOptions)
 }
 
 export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): WriteVerdict {
-  const comparison = statement.conditions.find((c) => comparesToken(c, call, options));
+  // `SET value = CASE WHEN t.fence_token < EXCLUDED.fence_token THEN ... END` guards the assignment itself.
+  const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, call, options));
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
   const column = comparison.column.split('.').pop() ?? comparison.column;
   const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete';

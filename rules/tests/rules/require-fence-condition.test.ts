@@ -382,6 +382,19 @@ export async function save(coll: any, key: string, body: string, version: number
 }
 `,
     },
+    {
+      name: "an upsert that guards each assignment with CASE WHEN on the token",
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await pool.query(\`INSERT INTO resource_state AS r (resource_key, value, fence_token) VALUES ($1, $2, $3)
+    ON CONFLICT (resource_key) DO UPDATE SET
+      value = CASE WHEN r.fence_token < EXCLUDED.fence_token THEN EXCLUDED.value ELSE r.value END,
+      fence_token = GREATEST(r.fence_token, EXCLUDED.fence_token)\`, [key, value, fenceToken]);
+}
+`,
+    },
   ],
   invalid: [
     {
