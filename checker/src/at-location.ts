@@ -69,7 +69,8 @@ export async function findWriteAt(spec: string, cwd = process.cwd()): Promise<Wr
     text,
     [
       {
-        files: ['**/*'],
+        // The file is linted under a .ts/.tsx name (see below); '**/*' would not match in a flat config.
+        files: ['**/*.ts', '**/*.tsx'],
         languageOptions: { parser: tsParser as never, ecmaVersion: 'latest', sourceType: 'module' },
         plugins: {
           locate: {
@@ -83,9 +84,9 @@ export async function findWriteAt(spec: string, cwd = process.cwd()): Promise<Wr
         rules: { 'locate/sql-at-line': 'error' },
       },
     ] as never,
-    path.endsWith('.ts') || path.endsWith('.tsx') || path.endsWith('.mts') || path.endsWith('.cts') ? path : `${path}.ts`,
+    /\.tsx?$/.test(path) ? path : /\.jsx$/.test(path) ? `${path}.tsx` : `${path}.ts`,
   );
-  const fatal = messages.find((m) => m.fatal);
+  const fatal = messages.find((m) => m.fatal || m.ruleId === null);
   if (fatal) throw new BadInputError(`cannot parse ${file}: ${fatal.message}`);
   // The innermost call on the line is the one that sends the statement.
   const write = found.sort((a, b) => a.span - b.span)[0];

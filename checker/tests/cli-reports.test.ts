@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
+
+const FENCED = 'UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3';
+const UNFENCED = 'UPDATE resource_state SET value = $1 WHERE resource_key = $2';
+const out = mkdtempSync(join(tmpdir(), 'fencelint-reports-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('fencelint-check reports', () => {
+  it('prints the text report and exits 0 when the fence holds', async () => {
+    const result = await runCli(['--sql', FENCED, '--roles', 'value,key,token', '--workers', '2']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('fencelint-check: the fence holds');
+    expect(result.stdout).toContain('table:     resource_state (inferred from the statement), token column fence_token');
+    expect(result.stdout).toMatch(/ok {3}6\. explore 2 workers: \d+ states/);
+  });
+
+  it('writes JSON with the verdict, every scenario and the counter-example, and an SVG timeline', async () => {
+    const svg = join(out, 'timeline.svg');
+    const result = await runCli(['--sql', UNFENCED, '--roles', 'value,key', '--workers', '2', '--json', '--svg', svg]);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout);
+    expect(report.verdict).toBe('broken');
+    expect(report.scenarios.map((s: { id: string }) => s.id)).toEqual([
+      'stale-write',
+      'equal-token-replay',
+      'restart',
+      'old-handle-release',
+      'operation-replay',
+    ]);
+    expect(report.exploration[0]).toMatchObject({ workers: 2, bound: { maxExpires: 1, maxRestarts: 0 } });
+    expect(report.counterExample.invariant).toBe('stale-write-accepted');
+    expect(report.counterExample.schedule).toEqual(['A:acquire', 'A:pause', 'expire', 'B:acquire', 'B:write', 'A:write']);
+
+    const picture = readFileSync(svg, 'utf8');
+    expect(picture.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(picture.trimEnd().endsWith('</svg>')).toBe(true);
+    expect(picture).toContain('>A</text>'); // lanes
+    expect(picture).toContain('>B</text>');
+    expect(picture).toContain('lease-A, token 41'); // lease span label
+    expect(picture).toContain('v1 @41: accepted'); // the stale write, marked
+    expect(picture).toContain('broken: a stale write with token 41 was accepted after token 42');
+  });
+
+  it('shows the progress line on stderr with --progress', async () => {
+    const result = await runCli(['--sql', FENCED, '--roles', 'value,key,token', '--workers', '3', '--progress']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/exploring 3 workers: \d+ states, \d+ schedules/);
+  });
+
+  it('checks the write at a source line, with roles named from the bound expressions', async () => {
+    const unfenced = await runCli(['--at', 'checker/tests/fixtures/save-state.ts:6', '--workers', '0']);
+    expect(unfenced.stdout).toContain('subject:   UPDATE resource_state SET value = $1 WHERE resource_key = $2');
+    expect(unfenced.stdout).toContain('roles:     $1=value $2=key');
+    expect(unfenced.code).toBe(1);
+    const fenced = await runCli(['--at', 'checker/tests/fixtures/save-state.ts:11', '--workers', '0']);
+    expect(fenced.stdout).toContain('roles:     $1=value $2=key $3=token');
+    expect(fenced.code).toBe(0);
+  });
+
+  it('says so when no SQL write is understood at the line', async () => {
+    const result = await runCli(['--at', 'checker/tests/fixtures/save-state.ts:2']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no SQL write understood at checker/tests/fixtures/save-state.ts:2');
+  });
+});
