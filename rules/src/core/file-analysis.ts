@@ -11,6 +11,7 @@ import { FunctionIndex } from './functions.js';
 import { recordImport, type ImportTable } from './imports.js';
 import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './knex-writes.js';
 import { judgeObjectWrite, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './object-writes.js';
+import { apiWriteFenced, readApiWrite, type ApiWrite } from './api-writes.js';
 import { ReceiverTable, receiverKey } from './receivers.js';
 import { lockModels, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sql-writes.js';
@@ -44,7 +45,15 @@ export interface ObjectWriteSite {
   fenced: boolean;
 }
 
-export type WriteSite = SqlWriteSite | KnexWriteSite | ObjectWriteSite;
+export interface ApiWriteSite {
+  sink: 'api';
+  node: TSESTree.CallExpression | TSESTree.NewExpression;
+  acquire: AcquireSite;
+  write: ApiWrite;
+  fenced: boolean;
+}
+
+export type WriteSite = SqlWriteSite | KnexWriteSite | ObjectWriteSite | ApiWriteSite;
 
 export interface FileAnalysis {
   acquires: AcquireSite[];
@@ -186,6 +195,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
   };
 
   const tracer = new TokenTracer(sourceCode, functions, acquires);
+  const text = (n: Node) => sourceCode.getText(n);
   const isTokenValue = (node: Node) => tracer.isToken(node);
   const writes: WriteSite[] = [];
   const sqlCalls: FileAnalysis['sqlCalls'] = [];
@@ -209,6 +219,11 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
       if (write) {
         const verdict = judgeObjectWrite(write, tokenColumn, isTokenValue);
         writes.push({ sink: 'object', node, acquire, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored });
+        continue;
+      }
+      const api = readApiWrite(node, receivers, text);
+      if (api && !(api.api === 'redis' && api.keyText === acquire.lockKeyText)) {
+        writes.push({ sink: 'api', node, acquire, write: api, fenced: apiWriteFenced(api, isTokenValue, text) });
         continue;
       }
       if (node.type === AST_NODE_TYPES.NewExpression) continue;

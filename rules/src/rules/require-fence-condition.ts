@@ -13,7 +13,7 @@ function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
     if (write.sink === 'sql') {
       const column = write.verdicts.find((v) => v.tokenCompared && v.column)?.column;
       if (column) return column;
-    } else if (write.verdict.tokenCompared && write.verdict.column) {
+    } else if (write.sink !== 'api' && write.verdict.tokenCompared && write.verdict.column) {
       return write.verdict.column;
     }
   }
@@ -24,6 +24,11 @@ function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
 function exampleFor(write: WriteSite, column: string): string {
   if (write.sink === 'sql') return `AND ${column} < $n … SET ${column} = $n`;
   if (write.sink === 'knex') return `.where('${column}', '<', token)`;
+  if (write.sink === 'api') {
+    if (write.write.api === 'redis') return 'a Lua script that compares the stored token and sets value and token together';
+    if (write.write.api === 's3') return 'a conditional put with `IfMatch` on the ETag you read';
+    return 'send the token in a fence or `If-Match` header that the API compares';
+  }
   switch (write.write.api) {
     case 'prisma':
       return `where: { ${camel(column)}: { lt: token } }, data: { ${camel(column)}: token }`;
@@ -89,7 +94,7 @@ export default createRule<Options, MessageIds>({
           if (write.fenced) continue;
           const { acquire } = write;
           const token = analysis.tracer.tokenInScope(write.node, acquire);
-          const compared = write.sink === 'sql' ? write.verdicts.every((v) => v.tokenCompared) : write.verdict.tokenCompared;
+          const compared = write.sink === 'sql' ? write.verdicts.every((v) => v.tokenCompared) : write.sink === 'api' ? false : write.verdict.tokenCompared;
           const fix =
             token === undefined
               ? undefined
@@ -97,8 +102,11 @@ export default createRule<Options, MessageIds>({
                 ? sqlFenceFix(write, token, column, context.sourceCode)
                 : write.sink === 'knex'
                   ? knexFenceFix(write, token, column, context.sourceCode)
-                  : objectFenceFix(write, token, column, context.sourceCode);
-          const storedColumn = write.sink === 'sql' ? write.verdicts.find((v) => v.tokenCompared && !v.tokenStored)?.column : write.verdict.column;
+                  : write.sink === 'object'
+                    ? objectFenceFix(write, token, column, context.sourceCode)
+                    : undefined;
+          const storedColumn =
+            write.sink === 'sql' ? write.verdicts.find((v) => v.tokenCompared && !v.tokenStored)?.column : write.sink === 'api' ? undefined : write.verdict.column;
           const example = exampleFor(write, column);
           const data = {
             acquire: acquire.label,

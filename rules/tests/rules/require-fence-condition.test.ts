@@ -395,6 +395,17 @@ export async function save(authority: any, key: string, value: string) {
 }
 `,
     },
+    {
+      name: "Redis lock upkeep (SET NX, PEXPIRE, DEL of the lock key) is not a resource write",
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function job(key: string, me: string) {
+  const ok = await redis.set(\`lock:\${key}\`, me, 'PX', 30000, 'NX');
+  if (!ok) return;
+  await redis.pexpire(\`lock:\${key}\`, 30000);
+  await redis.del(\`lock:\${key}\`);
+}`,
+    },
   ],
   invalid: [
     {
@@ -1043,6 +1054,51 @@ export async function runJob(jobId: string, workerId: string, output: string) {
 }
 `,
       errors: [{ messageId: 'missingFenceNoToken', line: 11, suggestions: [] }],
+    },
+    {
+      name: "a Redis value overwritten under redlock (the classic late write)",
+      code: `import Redlock from 'redlock';
+import Redis from 'ioredis';
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+export async function publishConfig(name: string, json: string) {
+  const lock = await redlock.acquire([\`lock:config:\${name}\`], 10_000);
+  try {
+    await redis.set(\`config:\${name}\`, json);
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 8, suggestions: [] }],
+    },
+    {
+      name: "an HTTP PUT without the token; the one with a fence header and the GET pass",
+      code: `import Redlock from 'redlock';
+import axios from 'axios';
+const redlock = new Redlock([]);
+export async function sync(id: string, doc: object, fenceToken: number) {
+  await redlock.using([\`lock:\${id}\`], 5000, async () => {
+    await axios.put(\`https://store.internal/docs/\${id}\`, doc);
+    await fetch(\`https://store.internal/docs/\${id}\`, { method: 'PUT', headers: { 'X-Fence-Token': String(fenceToken) }, body: JSON.stringify(doc) });
+    await fetch(\`https://store.internal/docs/\${id}\`, { method: 'GET' });
+  });
+}`,
+      errors: [{ messageId: 'missingFence', line: 6, suggestions: [] }],
+    },
+    {
+      name: "an unconditional S3 put; the IfMatch put passes",
+      code: `import Redlock from 'redlock';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+const s3 = new S3Client({});
+const redlock = new Redlock([]);
+export async function upload(key: string, body: string, etag: string) {
+  await redlock.using([key], 5000, async () => {
+    await s3.send(new PutObjectCommand({ Bucket: 'b', Key: key, Body: body }));
+    await s3.send(new PutObjectCommand({ Bucket: 'b', Key: key, Body: body, IfMatch: etag }));
+  });
+}
+`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7, suggestions: [] }],
     },
   ],
 });
