@@ -49,10 +49,15 @@ function stripDefault(node: Node): Node {
 }
 
 /** A write that keeps the counter in memory: a literal, nothing, or the counter itself plus a step. */
-function isMemoryWrite(value: Node | null | undefined, sameTarget: (n: Node) => boolean): boolean {
+function isMemoryWrite(value: Node | null | undefined, sameTarget: (n: Node) => boolean, sourceCode?: SourceCode): boolean {
   if (!value) return true;
   const n = unwrap(value);
   if (isNumberLiteral(n)) return true;
+  // `const next = this.last + 1; ...; this.last = next`
+  if (n.type === AST_NODE_TYPES.Identifier && sourceCode) {
+    const def = variableOf(n, sourceCode)?.defs[0];
+    return def?.node.type === AST_NODE_TYPES.VariableDeclarator && !!def.node.init && isMemoryWrite(def.node.init, sameTarget);
+  }
   if (n.type === AST_NODE_TYPES.BinaryExpression && (n.operator === '+' || n.operator === '-')) {
     return (sameTarget(stripDefault(n.left)) && isNumberLiteral(n.right)) || (sameTarget(stripDefault(n.right)) && isNumberLiteral(n.left));
   }
@@ -92,6 +97,18 @@ function incrementTarget(node: Increment, sourceCode: SourceCode): { target: Nod
   }
   // `(counts[k] ?? 0) + 1`
   if (inner.type === AST_NODE_TYPES.MemberExpression && inner.computed) return { target: inner, entry: true };
+  // `const next = this.last + 1; ...; this.last = next`: the step and the store are two statements.
+  const declarator = node.parent;
+  if ((inner.type === AST_NODE_TYPES.Identifier || inner.type === AST_NODE_TYPES.MemberExpression) && declarator?.type === AST_NODE_TYPES.VariableDeclarator && declarator.init === node) {
+    const text = sourceCode.getText(inner);
+    const storedBack = sourceCode.getDeclaredVariables(declarator).some((v) =>
+      v.references.some((r) => {
+        const p = r.identifier.parent;
+        return p?.type === AST_NODE_TYPES.AssignmentExpression && p.right === r.identifier && sourceCode.getText(p.left) === text;
+      }),
+    );
+    if (storedBack) return { target: inner, entry: false };
+  }
   return undefined;
 }
 
@@ -150,13 +167,14 @@ export function memoryCounterAt(node: Increment, sourceCode: SourceCode, flow: V
     const variable = variableOf(target, sourceCode);
     if (!variable) return undefined;
     const life = lifetime(variable, node);
+    if (life === 'local') return localEntryCopy(node, variable, valueUsed, sourceCode, flow);
     if (life !== 'module' && life !== 'closure') return undefined;
     const same = (n: Node) => n.type === AST_NODE_TYPES.Identifier && n.name === target.name;
     const loaded = variable.references.some((ref) => {
       if (!ref.isWrite()) return false;
       const p = ref.identifier.parent;
       if (p?.type === AST_NODE_TYPES.VariableDeclarator) return !isMemoryWrite(p.init, same);
-      if (p?.type === AST_NODE_TYPES.AssignmentExpression && p.left === ref.identifier) return p.operator === '=' && !isMemoryWrite(p.right, same);
+      if (p?.type === AST_NODE_TYPES.AssignmentExpression && p.left === ref.identifier) return p.operator === '=' && !isMemoryWrite(p.right, same, sourceCode);
       return p?.type !== AST_NODE_TYPES.UpdateExpression && p?.type !== AST_NODE_TYPES.AssignmentExpression;
     });
     return { node, label: target.name, name: target.name, kind: life, valueUsed, reads: variableReads(variable, node), loaded, identity: `v:${variable.defs[0].name.range[0]}` };
@@ -171,7 +189,7 @@ export function memoryCounterAt(node: Increment, sourceCode: SourceCode, flow: V
     if (!container) return undefined;
     const members = flow.thisMembers(container);
     const same = (n: Node) => n.type === AST_NODE_TYPES.MemberExpression && unwrap(n.object).type === AST_NODE_TYPES.ThisExpression && thisMemberName(n) === name;
-    const loaded = members.bulkAssigned || !fieldStartsInMemory(container, name, same) || (members.writes.get(name) ?? []).some((w) => !isMemoryWrite(w.right, same));
+    const loaded = members.bulkAssigned || !fieldStartsInMemory(container, name, same) || (members.writes.get(name) ?? []).some((w) => !isMemoryWrite(w.right, same, sourceCode));
     const reads = (members.reads.get(name) ?? []).filter((r) => !contains(node, r) && !isWriteTarget(r) && !isSelfStep(r));
     return { node, label: `this.${name}`, name: name.replace(/^#/, ''), kind: 'instance', valueUsed, reads, loaded, identity: `i:${container.range[0]}:${name}` };
   }
@@ -198,7 +216,7 @@ export function memoryCounterAt(node: Increment, sourceCode: SourceCode, flow: V
     const members = variable.references.map((ref) => ref.identifier.parent).filter((p): p is TSESTree.MemberExpression => p?.type === AST_NODE_TYPES.MemberExpression && memberName(p) === name);
     const loaded =
       !isMemoryWrite(initial, same) ||
-      members.some((m) => m.parent?.type === AST_NODE_TYPES.AssignmentExpression && m.parent.left === m && m.parent.operator === '=' && !isMemoryWrite(m.parent.right, same));
+      members.some((m) => m.parent?.type === AST_NODE_TYPES.AssignmentExpression && m.parent.left === m && m.parent.operator === '=' && !isMemoryWrite(m.parent.right, same, sourceCode));
     const reads = members.filter((m) => !contains(node, m) && !isWriteTarget(m) && !isSelfStep(m));
     return { node, label: `${object.name}.${name}`, name, kind: def.type === 'ClassName' ? 'instance' : lifetime(variable, node) === 'closure' ? 'closure' : 'module', valueUsed, reads, loaded, identity: `o:${def.name.range[0]}:${name}` };
   }
@@ -231,7 +249,23 @@ function fieldStartsInMemory(container: TSESTree.ClassBody | TSESTree.ObjectExpr
 }
 
 /** `(tokens.get(k) ?? 0) + 1` / `counts[k]++` on an in-memory Map or object. */
-function entryCounter(node: Increment, target: Node, valueUsed: boolean, sourceCode: SourceCode, flow: ValueFlow): MemoryCounter | undefined {
+/** `let t = this.tokens.get(k) ?? 0; t++; this.tokens.set(k, t)`: a local copy of an in-memory entry. */
+function localEntryCopy(node: Increment, variable: Scope.Variable, valueUsed: boolean, sourceCode: SourceCode, flow: ValueFlow): MemoryCounter | undefined {
+  const def = variable.defs[0];
+  if (def.node.type !== AST_NODE_TYPES.VariableDeclarator || !def.node.init) return undefined;
+  const source = stripDefault(def.node.init);
+  const isEntry =
+    (source.type === AST_NODE_TYPES.CallExpression && calleeName(source) === 'get' && unwrap(source.callee).type === AST_NODE_TYPES.MemberExpression) ||
+    (source.type === AST_NODE_TYPES.MemberExpression && source.computed);
+  if (!isEntry) return undefined;
+  const copies = new Set<Node>(variable.references.filter((r) => r.isRead()).map((r) => r.identifier));
+  const counter = entryCounter(node, source, valueUsed, sourceCode, flow, copies);
+  if (!counter) return undefined;
+  const reads = variable.references.filter((r) => r.isRead() && !r.isWrite() && !contains(node, r.identifier)).map((r) => r.identifier);
+  return { ...counter, reads: [...reads, ...counter.reads], identity: `${counter.identity}:${variable.name}` };
+}
+
+function entryCounter(node: Increment, target: Node, valueUsed: boolean, sourceCode: SourceCode, flow: ValueFlow, copies: ReadonlySet<Node> = new Set()): MemoryCounter | undefined {
   const container =
     target.type === AST_NODE_TYPES.CallExpression
       ? unwrap((unwrap(target.callee) as TSESTree.MemberExpression).object)
@@ -279,7 +313,7 @@ function entryCounter(node: Increment, target: Node, valueUsed: boolean, sourceC
     return undefined;
   }
   // A `set` of anything but the incremented value loads the entry from elsewhere.
-  const incremented = new Set<Node>([node]);
+  const incremented = new Set<Node>([node, ...copies]);
   if (node.parent?.type === AST_NODE_TYPES.VariableDeclarator && node.parent.id.type === AST_NODE_TYPES.Identifier) {
     for (const v of sourceCode.getDeclaredVariables(node.parent)) for (const r of v.references) if (r.isRead()) incremented.add(r.identifier);
   }
@@ -320,6 +354,8 @@ export function counterTokenPlace(
       flow.follow(start, (place) => {
         if (found) return true;
         if (place.kind === 'binding' && !isFenceName(place.name)) return false;
+        // Stored back into the counter itself: that is the increment, not a hand-out.
+        if (place.kind === 'member' && unwrap(place.object).type === AST_NODE_TYPES.ThisExpression && `this.${place.name}` === counter.label) return false;
         if (!isToken(place)) return false;
         found = place;
         return true;

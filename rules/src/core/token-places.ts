@@ -26,6 +26,8 @@ const GRANT_FUNCTION = /^(?:try)?(?:acquire|grant|lease|obtain|claim|lock|assign
 /** Functions that issue a token and return it. */
 const STRONG_ISSUER = /^(?:next|issue|new|allocate|mint|generate|get|take|bump|increment|create|acquire)_?(?:fence|fencing)_?(?:token|number|seq)?$|^(?:next|issue|allocate|mint|bump|increment)_?(?:generation|epoch|sequencer|term)$/i;
 const WEAK_ISSUER = /^(?:next|issue|allocate|mint)_?token$/i;
+const ISSUER_METHOD = /^(?:next|issue|get|take|allocate|mint|acquire|increment|bump|advance|generate)$/;
+const TOKEN_CLASS = /Fenc|Token(?:Issuer|Counter|Generator|Authority|Source)|Generation|Sequencer/;
 /** Keys that make an object a lease record. */
 const LEASE_KEY = /^(?:lease|lock)(?:_?(?:id|key|name|owner|holder))?$/i;
 const OWNER_KEY = /^(?:owner|holder|worker|consumer|leader|assignee)(?:_?(?:id|name))?$|^(?:node|instance|member)_?id$/i;
@@ -44,12 +46,32 @@ function normalizeKey(name: string): string {
 export function isStrongName(name: string, options: TokenPlaceOptions = {}): boolean {
   const key = normalizeKey(name);
   if (options.extraNames?.some((n) => n.toLowerCase() === key.toLowerCase())) return true;
-  return isStrongTokenName(key) && !isTimeName(key) && !isIdentityName(key);
+  return (isStrongTokenName(key) || OWNER_EPOCH.test(key)) && !isTimeName(key) && !isIdentityName(key);
 }
+
+/** `leaderEpoch`, `producer_epoch`, `ownerTerm`: the epoch or term of an owner is its fence. */
+const OWNER_EPOCH = /^(?:leader|holder|owner|lease|lock|shard|partition|producer|writer|coordinator|controller|primary|fencing)_?(?:epoch|term|generation|gen)$/i;
+/** `token`, `version`, and compounds ending in them (`leaseToken`, `lockVersion`), but not auth or paging tokens. */
+const WEAK_COMPOUND = /(?:^|_|[a-z])(?:token|tok|epoch|version|revision|rev|seq|sequence|term)$/i;
+const NOT_FENCE_PREFIX = /^(?:access|refresh|id|csrf|xsrf|auth|api|session|bearer|reset|verify|verification|confirm|invite|page|next|continuation|cursor|push|device|client|app|schema|protocol|node|npm|package|sync)/i;
 
 function isWeakName(name: string): boolean {
   const key = normalizeKey(name);
-  return isHandleTokenName(key) && !isStrongTokenName(key);
+  if (isStrongTokenName(key) || isTimeName(key) || isIdentityName(key)) return false;
+  return isHandleTokenName(key) || (WEAK_COMPOUND.test(key) && !NOT_FENCE_PREFIX.test(key));
+}
+
+/** Classes that are lock authorities or handles: their own fields and results are lease state. */
+const AUTHORITY_CLASS = /Lease|Lock|Mutex|Semaphore|Authority|Fenc|Coordinator|Elector|Election|Leader|Grant|Token(?:Issuer|Counter|Generator|Service)|Sequencer/;
+
+function enclosingClassName(node: Node): string | undefined {
+  for (let cur: Node | undefined = node.parent; cur; cur = cur.parent) {
+    if (cur.type === AST_NODE_TYPES.ClassBody) {
+      const cls = cur.parent;
+      return (cls.type === AST_NODE_TYPES.ClassDeclaration || cls.type === AST_NODE_TYPES.ClassExpression) && cls.id ? cls.id.name : undefined;
+    }
+  }
+  return undefined;
 }
 
 function typeName(annotation: TSESTree.TypeNode | undefined): string | undefined {
@@ -131,6 +153,7 @@ function mentionsLease(text: string): boolean {
 /** A lock handle or lease record receiving a member: `lease.token = ...`, `this.lease.epoch = ...`. */
 function isHandleReceiver(object: Node): boolean {
   const n = unwrap(object);
+  if (n.type === AST_NODE_TYPES.ThisExpression) return AUTHORITY_CLASS.test(enclosingClassName(n) ?? '');
   if (n.type === AST_NODE_TYPES.Identifier) return HANDLE_NAME.test(n.name);
   if (n.type === AST_NODE_TYPES.MemberExpression) return HANDLE_NAME.test(thisMemberName(n) ?? '');
   return false;
@@ -152,7 +175,9 @@ export function tokenStrength(place: ValuePlace, sourceCode: SourceCode, options
     case 'return': {
       const name = place.fnName ?? '';
       if (STRONG_ISSUER.test(name) || options.extraNames?.some((n) => n.toLowerCase() === name.toLowerCase())) return 'strong';
-      return WEAK_ISSUER.test(name) ? 'context' : undefined;
+      if (WEAK_ISSUER.test(name)) return 'context';
+      // `class FenceTokenIssuer { issue() { return ... } }`
+      return ISSUER_METHOD.test(name) && TOKEN_CLASS.test(enclosingClassName(place.fn) ?? '') ? 'strong' : undefined;
     }
     case 'sql':
       return isTokenColumn(place.column, place.table, options);
