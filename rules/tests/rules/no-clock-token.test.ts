@@ -144,6 +144,20 @@ export function restore(row: { fence_token: string; granted: string }) {
   return { fenceToken: Number(row.fence_token), grantedOn: dayjs(row.granted).valueOf() };
 }`,
     },
+    {
+      name: 'an access token with an owner and an expiry is not a fence',
+      code: `export function issueSession(ownerId: string) {
+  return { ownerId, accessToken: Date.now().toString(36), expiresAt: Date.now() + 3_600_000 };
+}`,
+    },
+    {
+      name: 'Prisma: a clock token on a session model',
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function touch(key: string) {
+  await prisma.session.update({ where: { key }, data: { token: Date.now() } });
+}`,
+    },
   ],
   invalid: [
     {
@@ -394,6 +408,54 @@ export async function take(id: string) {
   await pool.query('UPDATE resources SET owner_seq = $1 WHERE id = $2', [Date.now(), id]);
 }`,
       errors: [{ messageId: 'clockToken', line: 6 }],
+    },
+    {
+      name: 'a Redis hash field named for the token',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function grant(key: string, owner: string) {
+  await redis.hset(\`lease:\${key}\`, 'owner', owner, 'fencingToken', Date.now());
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'Prisma: a plain token written to the lease model',
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function takeOver(key: string) {
+  await prisma.lease.update({ where: { key }, data: { token: Date.now() } });
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'through a same-file clock helper',
+      code: `const now = () => Date.now();
+export function grant(key: string) {
+  return { key, fenceToken: now() };
+}`,
+      errors: [{ messageId: 'clockToken', line: 3, data: { place: '`fenceToken`', source: 'Date.now()', line: 1 } }],
+    },
+    {
+      name: 'a constructor parameter of a same-file lease class',
+      code: `export class Lease {
+  constructor(public readonly resource: string, public readonly fenceToken: number) {}
+}
+export const grant = (resource: string) => new Lease(resource, Date.now());`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'an HTTP fencing header from the clock',
+      code: `export function write(url: string, body: string) {
+  return fetch(url, { method: 'PUT', body, headers: { 'X-Fencing-Token': String(Date.now()) } });
+}`,
+      errors: [{ messageId: 'clockToken', line: 2 }],
+    },
+    {
+      name: 'a producer epoch',
+      code: `export function initProducer(producerId: string) {
+  return { producerId, producerEpoch: Date.now() };
+}`,
+      errors: [{ messageId: 'clockToken', line: 2 }],
     },
   ],
 });

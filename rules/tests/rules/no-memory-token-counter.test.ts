@@ -171,6 +171,35 @@ export function edit(docId: string, text: string) {
   return out;
 }`,
     },
+    {
+      name: 'a component state version returned from a snapshot',
+      code: `export class Store {
+  version = 0;
+  bump() {
+    this.version++;
+    return this.version;
+  }
+  snapshot() {
+    return { data: [], version: this.version };
+  }
+}`,
+    },
+    {
+      name: 'the counter continues from the highest token the database holds',
+      code: `import { Pool } from 'pg';
+export class Authority {
+  private lastToken = 0;
+  constructor(private readonly pool: Pool) {}
+  async start() {
+    const { rows } = await this.pool.query('SELECT max(fence_token) AS t FROM leases');
+    this.lastToken = Number(rows[0].t ?? 0);
+  }
+  acquire(key: string) {
+    this.lastToken++;
+    return { key, fenceToken: this.lastToken };
+  }
+}`,
+    },
   ],
   invalid: [
     {
@@ -338,6 +367,84 @@ export function lockResource(resource: string, lock: { version: number }) {
   return lock;
 }`,
       errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'a static class field',
+      code: `export class LeaseManager {
+  private static nextToken = 1;
+  grant(resource: string, owner: string) {
+    const token = LeaseManager.nextToken++;
+    return { resource, owner, token };
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4 }],
+    },
+    {
+      name: 'the step and the store in two statements',
+      code: `export class LeaseBroker {
+  private lastToken = 0;
+  grant(resource: string, owner: string) {
+    const next = this.lastToken + 1;
+    this.lastToken = next;
+    return { resource, owner, fenceToken: next };
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4, data: { where: 'The fence token in `fenceToken` (line 6)', counter: 'this.lastToken' } }],
+    },
+    {
+      name: 'a local copy of a Map entry, incremented and stored back',
+      code: `export class Locks {
+  private readonly tokens = new Map<string, number>();
+  lock(resource: string, owner: string) {
+    let token = this.tokens.get(resource) ?? 0;
+    token++;
+    this.tokens.set(resource, token);
+    return { resource, owner, token, expiresAt: Date.now() + 30_000 };
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 5 }],
+    },
+    {
+      name: 'a token issuer class returns its private counter',
+      code: `export class FenceTokenIssuer {
+  #next = 1;
+  issue() {
+    return this.#next++;
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4 }],
+    },
+    {
+      name: 'a leader epoch from a field of the election class',
+      code: `export class LeaderElection {
+  private epoch = 0;
+  campaign(nodeId: string) {
+    this.epoch += 1;
+    return { leaderId: nodeId, leaderEpoch: this.epoch };
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4 }],
+    },
+    {
+      name: 'an acquire that returns the counter itself',
+      code: `export class ResourceLocks {
+  private counter = 0;
+  async acquire(resource: string): Promise<number> {
+    return ++this.counter;
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4 }],
+    },
+    {
+      name: 'a module counter stored in a lease map',
+      code: `const leases = new Map<string, { owner: string; fencingToken: number }>();
+let issued = 0;
+export function lockResource(key: string, owner: string) {
+  issued += 1;
+  leases.set(key, { owner, fencingToken: issued });
+  return true;
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4 }],
     },
   ],
 });
