@@ -1,0 +1,97 @@
+// Runtime checker benchmark. Build first (`npm run build`), then:
+//
+//   node bench/checker/run.js                 figures on PGlite (and on $DATABASE_URL when set)
+//   node bench/checker/run.js --json out.json also write them as JSON
+//
+// In one run it measures PGlite's own start-and-one-query time (a fresh in-memory cluster,
+// `SELECT 1`) as the unit, then the checker's full scenario set (scenarios 1-5 and the 2- and
+// 3-worker exploration) on PGlite cold (no initialised template: includes creating it) and warm
+// (template present), each as a ratio to that unit, and the 3-worker exploration's states
+// explored per second. The machine's load shows in every figure alike; the ratios carry it less.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { PGlite } from '@electric-sql/pglite';
+import { checkFencing } from '../../checker/dist/index.js';
+
+const FENCED = 'UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3';
+const ROLES = 'value,key,token';
+
+function parseArgs(argv) {
+  const options = { json: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--json') options.json = argv[++i];
+    else if (argv[i] === '--help' || argv[i] === '-h') {
+      console.log('usage: node bench/checker/run.js [--json FILE]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${argv[i]}`);
+  }
+  return options;
+}
+
+async function timed(run) {
+  const started = performance.now();
+  const value = await run();
+  return { ms: performance.now() - started, value };
+}
+
+async function pgliteStartAndQuery() {
+  return (
+    await timed(async () => {
+      const db = await PGlite.create();
+      await db.query('SELECT 1');
+      await db.close();
+    })
+  ).ms;
+}
+
+const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const ratio = (ms, unit) => `${(ms / unit).toFixed(1)}x`;
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  const cache = mkdtempSync(join(tmpdir(), 'fencelint-bench-cache-'));
+  process.env.FENCELINT_CHECKER_CACHE = cache; // cold: no template yet
+  const figures = { machineLoad: (await import('node:os')).loadavg()[0] };
+  try {
+    figures.pgliteStartAndQueryMs = await pgliteStartAndQuery();
+
+    const cold = await timed(() => checkFencing({ sql: FENCED, roles: ROLES }));
+    figures.fullSetColdMs = cold.ms;
+    const warm = await timed(() => checkFencing({ sql: FENCED, roles: ROLES }));
+    figures.fullSetWarmMs = warm.ms;
+    const scenariosOnly = await timed(() => checkFencing({ sql: FENCED, roles: ROLES, exploreWorkers: [] }));
+    figures.scenariosOnlyWarmMs = scenariosOnly.ms;
+    const three = warm.value.exploration.find((e) => e.workers === 3);
+    figures.explore3 = { states: three.states, schedules: three.schedules, ms: three.elapsedMs, statesPerSecond: three.states / (three.elapsedMs / 1000) };
+    if (cold.value.verdict !== 'holds' || warm.value.verdict !== 'holds') throw new Error('the fenced statement did not hold');
+
+    if (process.env.DATABASE_URL) {
+      const server = await timed(() => checkFencing({ sql: FENCED, roles: ROLES, databaseUrl: process.env.DATABASE_URL }));
+      const s3 = server.value.exploration.find((e) => e.workers === 3);
+      figures.server = { fullSetMs: server.ms, explore3: { states: s3.states, ms: s3.elapsedMs, statesPerSecond: s3.states / (s3.elapsedMs / 1000) } };
+    }
+  } finally {
+    rmSync(cache, { recursive: true, force: true });
+  }
+
+  const unit = figures.pgliteStartAndQueryMs;
+  console.log(`load average (1 min) at start:            ${figures.machineLoad.toFixed(1)}`);
+  console.log(`PGlite start + one query (the unit):      ${fmt(unit)}`);
+  console.log(`full scenario set, PGlite cold:           ${fmt(figures.fullSetColdMs)}  = ${ratio(figures.fullSetColdMs, unit)}`);
+  console.log(`full scenario set, PGlite warm:           ${fmt(figures.fullSetWarmMs)}  = ${ratio(figures.fullSetWarmMs, unit)}`);
+  console.log(`scenarios 1-5 only, PGlite warm:          ${fmt(figures.scenariosOnlyWarmMs)}  = ${ratio(figures.scenariosOnlyWarmMs, unit)}`);
+  const e = figures.explore3;
+  console.log(`3-worker exploration, PGlite:             ${e.states} states, ${e.schedules} schedules in ${fmt(e.ms)} = ${e.statesPerSecond.toFixed(0)} states/s`);
+  if (figures.server) {
+    console.log(`full scenario set, PostgreSQL server:     ${fmt(figures.server.fullSetMs)}`);
+    console.log(`3-worker exploration, PostgreSQL server:  ${figures.server.explore3.states} states in ${fmt(figures.server.explore3.ms)} = ${figures.server.explore3.statesPerSecond.toFixed(0)} states/s`);
+  }
+  if (options.json) {
+    mkdirSync(dirname(options.json), { recursive: true });
+    writeFileSync(options.json, `${JSON.stringify(figures, null, 2)}\n`);
+  }
+}
+
+await main();
