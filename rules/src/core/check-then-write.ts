@@ -174,8 +174,25 @@ function objectKeys(nodes: readonly Node[], depth = 0): string[] {
 }
 
 /** Stored-token reads and their comparisons: SQL SELECT, record finds, key-value GETs of token keys. */
+/** Methods that send SQL a read can come back from (the SQL parse runs only for these). */
+const SQL_READ_METHOD = /^(?:query|execute|exec|run|raw|unsafe|one|oneOrNone|many|manyOrNone|any|result|get|all|queryOne|queryAll|first|\$queryRawUnsafe|executeQuery)$/;
+
+/** Whether a call or tagged template may send a SELECT, judged from its text without parsing. */
+function maySelect(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, sourceCode: SourceCode): boolean {
+  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) return node.quasi.quasis.some((q) => /select/i.test(q.value.raw));
+  if (!SQL_READ_METHOD.test(calleeName(node) ?? '')) return false;
+  const first = node.arguments[0];
+  if (!first) return false;
+  const n = unwrap(first);
+  // A const holding the SQL is resolved by readSqlCall; other shapes are judged by their text.
+  if (n.type === AST_NODE_TYPES.Identifier) return true;
+  if (n.type !== AST_NODE_TYPES.Literal && n.type !== AST_NODE_TYPES.TemplateLiteral && n.type !== AST_NODE_TYPES.ObjectExpression && n.type !== AST_NODE_TYPES.BinaryExpression) return false;
+  return /select/i.test(sourceCode.text.slice(n.range[0], Math.min(n.range[1], n.range[0] + 400)));
+}
+
 function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: RedisLockKeys, out: Check[]): void {
   const nodes = [...analysis.calls, ...analysis.taggedTemplates];
+  const builders = /\.(?:select|selectFrom|selectAll|first|pluck)\(/.test(sourceCode.text);
   for (const node of nodes) {
     let readTarget: string | undefined;
     let readSink: WriteSink | undefined;
@@ -191,7 +208,8 @@ function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks
         readTarget = receiverPath(object).join('.');
       } else if (object && KEY_VALUE_READ_METHOD.test(method) && first && first.type !== AST_NODE_TYPES.SpreadElement && unwrap(first).type !== AST_NODE_TYPES.ObjectExpression) {
         const kind = analysis.receivers.kindOf(object);
-        if (kind && kind.type !== 'redis') continue;
+        // Only Redis-like stores: `map.get(key)` is the common case and is skipped cheaply here.
+        if (kind ? kind.type !== 'redis' : !/redis|valkey/i.test(receiverPath(object).join('.'))) continue;
         // A GET of a lock key is a lease check (below), not a stored token.
         if (locks.isLockKey(first)) continue;
         const text = sourceCode.getText(first);
@@ -201,13 +219,13 @@ function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks
         keyField = 'token';
       } else if (first && unwrap(first).type === AST_NODE_TYPES.NewExpression && DYNAMO_READ_COMMAND.test(calleeName(unwrap(first) as TSESTree.NewExpression) ?? '')) {
         readSink = 'object';
-      } else if (isBuilderRead(node)) {
+      } else if (builders && isBuilderRead(node)) {
         // Builder reads and writes name their tables differently: targets are not compared.
         readSink = 'object';
       }
     }
     if (!readSink) {
-      if (!/select/i.test(sourceCode.getText(node).slice(0, 400))) continue;
+      if (!maySelect(node, sourceCode)) continue;
       const call = readSqlCall(node, sourceCode);
       const select = call?.source.analysis.statements.find((s) => s.kind === 'select');
       if (!call || !select || call.source.analysis.statements.some((s) => s.kind !== 'select')) continue;
@@ -335,8 +353,17 @@ function expiryOperand(node: Node, analysis: FileAnalysis, handles: Map<string, 
   return !!name && isExpiryMember(name, modelOf(n.object, analysis, handles)) && isLeaseHandle(n.object, analysis, handles);
 }
 
+/** Method names worth a closer look as a validity check, an extension or a lock-key probe. */
+function checkMethodNames(models: readonly LockModel[]): (name: string) => boolean {
+  const names = new Set(models.flatMap((m) => [...m.validity, ...m.extend]));
+  return (name) => names.has(name) || GENERIC_VALIDITY_MEMBER.test(name) || REMAINING_TIME_MEMBER.test(name) || GENERIC_EXTEND_METHOD.test(name) || /^(?:pttl|ttl|PTTL|TTL|exists|EXISTS)$/.test(name) || KEY_VALUE_READ_METHOD.test(name);
+}
+
 function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: RedisLockKeys, out: Check[]): void {
+  // Lease checks need a lease: an acquire in the file, or an etcd3 lease.
+  if (analysis.acquires.length === 0 && !sourceCode.text.includes('etcd3')) return;
   const handles = handleModels(analysis);
+  const interesting = checkMethodNames(analysis.receivers.models);
   const push = (kind: CheckKind, node: Node, guards: Guard[]) => {
     for (const guard of guards) out.push({ kind, node, regions: guard.regions });
   };
@@ -354,6 +381,7 @@ function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: R
       }
       continue;
     }
+    if (!interesting(method)) continue;
     // `await lock.isValid()`, `await lease.ttl()`, `redlock.extend(lock, ttl)`.
     const model = modelOf(object, analysis, handles);
     if ((isValidityMember(method, model) || REMAINING_TIME_MEMBER.test(method)) && isLeaseHandle(object, analysis, handles)) {
@@ -441,8 +469,8 @@ function statementOf(node: Node): TSESTree.Statement | undefined {
   return current.parent ? (current as TSESTree.Statement) : undefined;
 }
 
-/** Cheap test before any work: the file mentions a stored token/version read or a lease check. */
-const HINT = /fenc|token|version|revision|generation|epoch|expir|isValid|isAcquired|isHeld|ttl|extend|renew|lock|lease/i;
+/** Cheap test before any work: the file mentions a stored token/version or a lease. */
+const HINT = /fenc|token|version|revision|generation|epoch|\bseq|lock|lease|mutex/i;
 
 /** Every write whose safety rests on an earlier, separate check, once per write (the nearest check wins). */
 export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCode): CheckThenWrite[] {

@@ -141,11 +141,28 @@ function functionName(fn: Node): string | undefined {
   return undefined;
 }
 
+/** Lock tables are named lock/lease/mutex: a cheap text test before parsing any SQL. */
+function mayTouchLockTable(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, sourceCode: SourceCode): boolean {
+  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) return node.quasi.quasis.some((q) => LOCK_TABLE_WORD.test(q.value.raw));
+  const first = node.arguments[0];
+  if (!first || !SQL_METHOD.test(calleeName(node) ?? '')) return false;
+  const n = unwrap(first);
+  if (n.type === AST_NODE_TYPES.Identifier) return true;
+  if (n.type !== AST_NODE_TYPES.Literal && n.type !== AST_NODE_TYPES.TemplateLiteral && n.type !== AST_NODE_TYPES.ObjectExpression && n.type !== AST_NODE_TYPES.BinaryExpression) return false;
+  return LOCK_TABLE_WORD.test(sourceCode.text.slice(n.range[0], Math.min(n.range[1], n.range[0] + 2000)));
+}
+
+const LOCK_TABLE_WORD = /lock|lease|mutex/i;
+const SQL_METHOD = /^(?:query|execute|exec|run|raw|unsafe|none|one|oneOrNone|many|manyOrNone|any|result|multi|all|get|\$executeRawUnsafe|\$executeRaw|executeQuery|sql)$/;
+/** Methods that delete a record through knex or an object API. */
+const RECORD_DELETE = /^(?:del|delete|deleteOne|deleteMany|findOneAndDelete|destroy|send)$/;
+
 function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumns: Map<string, Set<string>>, out: NameOnlyRelease[]): void {
   const nodes: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression> = [...analysis.calls, ...analysis.taggedTemplates];
   const candidates: Array<{ node: (typeof nodes)[number]; call: SqlCall; statement: SqlStatementInfo }> = [];
   // First every statement on a lock table, so the columns the file uses are known before judging.
   for (const node of nodes) {
+    if (!mayTouchLockTable(node, sourceCode)) continue;
     const call = readSqlCall(node, sourceCode);
     if (!call) continue;
     for (const statement of call.source.analysis.statements) {
@@ -233,6 +250,7 @@ function knexWhereColumns(links: readonly TSESTree.CallExpression[]): string[] |
 /** Lock-table deletes through knex and object APIs (Prisma, MongoDB, Sequelize, TypeORM, DynamoDB). */
 function recordReleases(analysis: FileAnalysis, tableColumns: ReadonlyMap<string, ReadonlySet<string>>, out: NameOnlyRelease[]): void {
   for (const call of analysis.calls) {
+    if (!RECORD_DELETE.test(calleeName(call) ?? '')) continue;
     const knex = readKnexWrite(call, analysis.receivers);
     if (knex) {
       if (knex.kind !== 'delete' || !isLockTable(knex.table) || !lockSemantics(knex.table!, call, tableColumns)) continue;
