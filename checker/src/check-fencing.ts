@@ -16,7 +16,7 @@ import { ScratchSchema } from './scratch-schema.js';
 import { SqlResource } from './sql-resource.js';
 import { parseRoles, understandWrite, type Role, type SqlDialect, type UnderstoodWrite } from './sql-understanding.js';
 import type { Subject } from './subject.js';
-import { createTable, ident, seedRow, type TableSource } from './table-setup.js';
+import { captureInitialState, createTable, ident, seedRow, type TableSource } from './table-setup.js';
 import { RESOURCE_KEY } from './world.js';
 
 export interface CheckOptions {
@@ -179,9 +179,10 @@ async function sqlSubject(
   const tableSource = await createTable(scratch, write, schemaSql);
   await seedRow(db, write, RESOURCE_KEY);
   await scratch.assertStaysInside(write.text, sampleParams(write));
+  const restoreTables = await captureInitialState(scratch, []);
   const authority = new DurableAuthority(db, clock);
   await authority.install();
-  const resource = new SqlResource(db, write, RESOURCE_KEY);
+  const resource = new SqlResource(db, write, restoreTables);
   const dump = await dumpQuery(db, scratch.name);
   return {
     tableSource,

@@ -1,7 +1,7 @@
 import type { ResourceAdapter, WriteRequest, WriteResult } from './adapter.js';
 import type { Database } from './backend/database.js';
 import type { UnderstoodWrite } from './sql-understanding.js';
-import { ident, keyColumnOf, seedRow } from './table-setup.js';
+import { ident, keyColumnOf } from './table-setup.js';
 
 /**
  * The user's SQL write as a resource: parameters bound by role, `rowCount > 0` is accepted,
@@ -11,7 +11,8 @@ export class SqlResource implements ResourceAdapter {
   constructor(
     private readonly db: Database,
     private readonly write_: UnderstoodWrite,
-    private readonly key: string,
+    /** Puts every table of the scratch schema back as it was after setup. */
+    private readonly restoreTables: () => Promise<void>,
   ) {}
 
   paramsFor(request: WriteRequest): unknown[] {
@@ -80,7 +81,6 @@ export class SqlResource implements ResourceAdapter {
 
   async reset(): Promise<void> {
     this.forgetCachedRow();
-    await this.db.exec(`DELETE FROM ${ident(this.write_.table)}`);
-    await seedRow(this.db, this.write_, this.key);
+    await this.restoreTables();
   }
 }

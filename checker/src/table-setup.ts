@@ -44,7 +44,35 @@ async function createTableFrom(scratch: ScratchSchema, write: UnderstoodWrite, s
     return 'catalog';
   }
   await scratch.db.exec(inferredDdl(write));
+  await fitInferredTable(scratch, write);
   return 'inferred';
+}
+
+/**
+ * The statement may name columns that play no role (`updated_at = now()`, `status = 'active'`) or
+ * give a role's column another type. PostgreSQL says which when it prepares the statement: add
+ * the missing column as text, or change the column to the type the statement assigns.
+ */
+async function fitInferredTable(scratch: ScratchSchema, write: UnderstoodWrite): Promise<void> {
+  const table = ident(write.table);
+  for (let attempt = 0; attempt < 12; attempt++) {
+    try {
+      await scratch.db.exec(`PREPARE fencelint_fit AS ${write.text}`);
+      await scratch.db.exec('DEALLOCATE fencelint_fit');
+      return;
+    } catch (error) {
+      const message = (error as Error).message;
+      const missing = /column "([^"]+)"(?: of relation "[^"]+")? does not exist/.exec(message);
+      const mistyped = /column "([^"]+)" is of type .+ but expression is of type (.+)$/.exec(message);
+      if (missing && !missing[1].includes('.')) {
+        await scratch.db.exec(`ALTER TABLE ${table} ADD COLUMN ${ident(missing[1])} text`);
+      } else if (mistyped) {
+        await scratch.db.exec(`ALTER TABLE ${table} ALTER COLUMN ${ident(mistyped[1])} TYPE ${mistyped[2]} USING NULL`);
+      } else {
+        return; // the statement's own problem: reported with PostgreSQL's words when it is prepared
+      }
+    }
+  }
 }
 
 export function inferredDdl(write: UnderstoodWrite): string {
@@ -56,6 +84,9 @@ export function inferredDdl(write: UnderstoodWrite): string {
 
 /** Put the row that every scenario starts from: value v0, token 0. */
 export async function seedRow(db: Database, write: UnderstoodWrite, key: string): Promise<void> {
+  // A --schema file may put the starting row itself (with the columns its statement needs).
+  const existing = await db.query(`SELECT 1 FROM ${ident(write.table)} WHERE ${ident(keyColumnOf(write))} = $1`, [key]);
+  if (existing.rows.length > 0) return;
   const columns = [keyColumnOf(write), write.valueColumn];
   const values: unknown[] = [key, 'v0'];
   if (write.tokenColumn) {
@@ -155,4 +186,33 @@ export function keyColumnOf(write: UnderstoodWrite): string {
 
 export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * Remember every table of the scratch schema as it is now (the seeded row, rows a --schema file
+ * put, an empty journal) and return how to go back to it: between scenarios and explored
+ * schedules nothing may carry over, or an operation journal would refuse the next scenario's writes.
+ */
+export async function captureInitialState(scratch: ScratchSchema, except: string[]): Promise<() => Promise<void>> {
+  const db = scratch.db;
+  const tables = (
+    await db.query(`SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY 1`, [
+      scratch.name,
+    ])
+  ).rows
+    .map((r) => String(r.relname))
+    .filter((t) => !except.includes(t));
+  const rows = new Map<string, string>();
+  for (const table of tables) {
+    rows.set(table, String((await db.query(`SELECT coalesce(json_agg(t), '[]')::text AS rows FROM ${ident(table)} t`)).rows[0].rows));
+  }
+  return async () => {
+    for (const table of tables) {
+      await db.query(`DELETE FROM ${ident(table)}`);
+      const saved = rows.get(table)!;
+      if (saved !== '[]') {
+        await db.query(`INSERT INTO ${ident(table)} SELECT * FROM json_populate_recordset(NULL::${ident(table)}, $1::json)`, [saved]);
+      }
+    }
+  };
 }

@@ -26,7 +26,8 @@ export type InvariantId =
   | 'release-removed-newer-lease'
   | 'token-not-increasing'
   | 'state-lost-on-restart'
-  | 'lease-refused';
+  | 'lease-refused'
+  | 'newest-write-rejected';
 
 export interface Violation {
   invariant: InvariantId;

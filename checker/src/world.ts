@@ -164,7 +164,8 @@ export class World {
     }
     const stored = await this.subject.resource.read(this.key);
     const call = `write(${value}, token=${token}${operationId ? `, op=${operationId}` : ''})`;
-    const shown = result.status === 'stale' || result.status === 'duplicate' ? 'rejected' : result.status;
+    const duplicate = result.status === 'duplicate' || (result.status === 'stale' && operationId !== undefined && this.effects.has(operationId));
+    const shown = duplicate ? 'rejected as duplicate' : result.status === 'stale' ? 'rejected' : result.status;
     const highest = result.highest !== undefined ? `; highest=${result.highest}` : '';
     let violation: Violation | undefined;
     if (result.status === 'accepted') {
@@ -191,6 +192,13 @@ export class World {
         this.highestAccepted = token;
         this.expectedValue = value;
       }
+    } else if (result.status === 'stale' && token > this.highestAccepted && !(operationId !== undefined && this.effects.has(operationId))) {
+      // A fence refuses only tokens not above the stored one; refusing the newest write means the
+      // check proves nothing (or the resource refuses valid work): say so rather than pass.
+      violation = {
+        invariant: 'newest-write-rejected',
+        message: `the write with token ${token}, above every accepted token (${this.highestAccepted || 'none'}), was rejected: a fence accepts it, so this update is lost (or the starting row does not meet the statement's other conditions: give one in a --schema file)`,
+      };
     } else if (result.status === 'error') {
       violation = {
         invariant: 'write-error',

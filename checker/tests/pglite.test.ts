@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkFencing } from '../src/index.js';
-import { JOURNAL_SCHEMA, JOURNALED, NOT_IDEMPOTENT, STATEMENTS } from './statements.js';
+import { JOURNAL_SCHEMA, JOURNALED, JOURNALED_TOO_EARLY, NOT_IDEMPOTENT, STATEMENTS } from './statements.js';
 
 // Each check starts its own PGlite copy; the exploration runs with two workers here (three in one test).
 describe('checks on PGlite', () => {
@@ -51,15 +51,29 @@ describe('checks on PGlite', () => {
   });
 
   it('checks one effect per operationId with a journal from --schema', async () => {
-    const journaled = await checkFencing({ sql: JOURNALED, roles: 'value,key,token,operationId', schemaSql: JOURNAL_SCHEMA, exploreWorkers: [2, 3] });
+    const journaled = await checkFencing({ sql: JOURNALED, roles: 'value,key,token,operationId', schemaSql: JOURNAL_SCHEMA, exploreWorkers: [2] });
     expect(journaled.subject.tableSource).toBe('schema-file');
     expect(journaled.scenarios.find((s) => s.id === 'operation-replay')?.status).toBe('holds');
     expect(journaled.verdict).toBe('holds');
+
+    // A (op-1) is stale after B (op-2); C redelivers op-1, which the early journal then refuses forever.
+    const early = await checkFencing({ sql: JOURNALED_TOO_EARLY, roles: 'value,key,token,operationId', schemaSql: JOURNAL_SCHEMA, exploreWorkers: [3] });
+    expect(early.counterExample?.invariant).toBe('newest-write-rejected');
 
     const plain = await checkFencing({ sql: NOT_IDEMPOTENT, roles: 'value,key,token,operationId', exploreWorkers: [2] });
     const replay = plain.scenarios.find((s) => s.id === 'operation-replay')!;
     expect(replay.status).toBe('broken');
     expect(replay.violations[0].invariant).toBe('duplicate-effect');
+  }, 180_000);
+
+  it('does not pass a statement that rejects every write', async () => {
+    const report = await checkFencing({
+      sql: "UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3 AND status = 'active'",
+      roles: 'value,key,token',
+      exploreWorkers: [],
+    });
+    expect(report.verdict).toBe('broken');
+    expect(report.scenarios[0].violations[0].invariant).toBe('newest-write-rejected');
   });
 
   it('says the replay scenario does not apply without an operationId', async () => {

@@ -76,6 +76,12 @@ export const JOURNAL_SCHEMA =
 
 /** Fenced, and idempotent through an operation journal in the same statement. */
 export const JOURNALED =
+  'WITH applied AS (INSERT INTO applied_operations (operation_id) SELECT $4 WHERE EXISTS ' +
+  '(SELECT 1 FROM resource_state WHERE resource_key = $2 AND fence_token < $3) ON CONFLICT DO NOTHING RETURNING operation_id) ' +
+  'UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3 AND EXISTS (SELECT 1 FROM applied)';
+
+/** Journals the operation even when the fence refuses the write: a redelivery is then never applied. */
+export const JOURNALED_TOO_EARLY =
   'WITH applied AS (INSERT INTO applied_operations (operation_id) VALUES ($4) ON CONFLICT DO NOTHING RETURNING operation_id) ' +
   'UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3 AND EXISTS (SELECT 1 FROM applied)';
 
