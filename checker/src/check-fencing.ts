@@ -16,7 +16,7 @@ import { ScratchSchema } from './scratch-schema.js';
 import { SqlResource } from './sql-resource.js';
 import { parseRoles, understandWrite, type Role, type SqlDialect, type UnderstoodWrite } from './sql-understanding.js';
 import type { Subject } from './subject.js';
-import { captureInitialState, createTable, ident, seedRow, type TableSource } from './table-setup.js';
+import { captureInitialState, createTable, findMigrations, ident, seedRow, type TableSource } from './table-setup.js';
 import { RESOURCE_KEY } from './world.js';
 
 export interface CheckOptions {
@@ -32,6 +32,8 @@ export interface CheckOptions {
   schemaSql?: string;
   /** A file holding that DDL. */
   schemaFile?: string;
+  /** Look for plain SQL migrations (migrations/, db/migrations/, ...) under this folder (default: cwd); false: do not. */
+  migrationsRoot?: string | false;
   /** A module path (or the module itself) exporting createResource / createAuthority. */
   module?: string | CheckerModule;
   /** A real PostgreSQL server; PGlite when absent. */
@@ -79,7 +81,9 @@ export async function checkFencing(options: CheckOptions): Promise<CheckReport> 
     let subject: Subject;
     let tableSource: TableSource | undefined;
     if (write) {
-      ({ subject, tableSource } = await sqlSubject(db, scratch, write, clock, schemaSql));
+      const migrations =
+        schemaSql === undefined && options.migrationsRoot !== false ? findMigrations(options.migrationsRoot ?? options.cwd ?? process.cwd()) : undefined;
+      ({ subject, tableSource } = await sqlSubject(db, scratch, write, clock, schemaSql, migrations));
     } else {
       subject = await moduleSubject(db, userModule!, { ...context, clock }, disposers);
     }
@@ -175,8 +179,9 @@ async function sqlSubject(
   write: UnderstoodWrite,
   clock: ManualClock,
   schemaSql: string | undefined,
+  migrations: { dir: string; sql: string } | undefined,
 ): Promise<{ subject: Subject; tableSource: TableSource }> {
-  const tableSource = await createTable(scratch, write, schemaSql);
+  const tableSource = await createTable(scratch, write, schemaSql, migrations);
   await seedRow(db, write, RESOURCE_KEY);
   await scratch.assertStaysInside(write.text, sampleParams(write));
   const restoreTables = await captureInitialState(scratch, []);

@@ -83,6 +83,8 @@ function describeSource(source: TableSource | undefined): string {
   switch (source) {
     case 'schema-file':
       return 'from --schema';
+    case 'migrations':
+      return "from the project's SQL migrations";
     case 'catalog':
       return "structure copied from the database's own table, no rows";
     case 'inferred':

@@ -1,9 +1,26 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Database } from './backend/database.js';
 import { BadInputError } from './errors.js';
 import type { ScratchSchema } from './scratch-schema.js';
 import type { UnderstoodWrite } from './sql-understanding.js';
 
-export type TableSource = 'schema-file' | 'catalog' | 'inferred';
+export type TableSource = 'schema-file' | 'migrations' | 'catalog' | 'inferred';
+
+/** Folders where projects keep plain SQL migrations, relative to the project root. */
+const MIGRATION_DIRS = ['migrations', 'db/migrations', 'sql/migrations', 'database/migrations', 'supabase/migrations', 'prisma/migrations'];
+
+/** Every .sql file under the first migrations folder found, in path order (the order tools apply them). */
+export function findMigrations(root: string): { dir: string; sql: string } | undefined {
+  for (const rel of MIGRATION_DIRS) {
+    const dir = join(root, rel);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.sql')).sort();
+    if (files.length === 0) continue;
+    return { dir: rel, sql: files.map((f) => `${readFileSync(join(dir, f), 'utf8')};`).join('\n') };
+  }
+  return undefined;
+}
 
 /**
  * Create the statement's table inside the scratch schema: from the user's DDL file, else from
@@ -12,8 +29,13 @@ export type TableSource = 'schema-file' | 'catalog' | 'inferred';
  */
 export const ADDED_KEY_COLUMN = 'fencelint_key';
 
-export async function createTable(scratch: ScratchSchema, write: UnderstoodWrite, schemaSql?: string): Promise<TableSource> {
-  const source = await createTableFrom(scratch, write, schemaSql);
+export async function createTable(
+  scratch: ScratchSchema,
+  write: UnderstoodWrite,
+  schemaSql?: string,
+  migrations?: { dir: string; sql: string },
+): Promise<TableSource> {
+  const source = await createTableFrom(scratch, write, schemaSql, migrations);
   if (!write.keyColumn) write.keyColumn = source === 'inferred' ? ADDED_KEY_COLUMN : await primaryKeyColumn(scratch, write.table);
   return source;
 }
@@ -30,13 +52,27 @@ async function primaryKeyColumn(scratch: ScratchSchema, table: string): Promise<
   return String(pk.rows[0].attname);
 }
 
-async function createTableFrom(scratch: ScratchSchema, write: UnderstoodWrite, schemaSql?: string): Promise<TableSource> {
+async function createTableFrom(
+  scratch: ScratchSchema,
+  write: UnderstoodWrite,
+  schemaSql?: string,
+  migrations?: { dir: string; sql: string },
+): Promise<TableSource> {
   if (schemaSql !== undefined) {
     await runSchemaFile(scratch, schemaSql);
     if (!(await tableExists(scratch, write.table))) {
       throw new BadInputError(`the --schema file does not create table "${write.table}" that the statement writes`);
     }
     return 'schema-file';
+  }
+  if (migrations) {
+    // Migrations that fail here (extensions, other schemas, a dialect) are skipped, not fatal.
+    const applied = await runSchemaFile(scratch, migrations.sql).then(
+      () => true,
+      () => false,
+    );
+    if (applied && (await tableExists(scratch, write.table))) return 'migrations';
+    if (applied) await dropAllTables(scratch);
   }
   const original = await findUserTable(scratch.db, write.table);
   if (original) {
@@ -136,6 +172,10 @@ async function runSchemaFile(scratch: ScratchSchema, sql: string): Promise<void>
   } finally {
     if (!committed) await db.exec('ROLLBACK');
   }
+}
+
+async function dropAllTables(scratch: ScratchSchema): Promise<void> {
+  await scratch.db.exec(`DROP SCHEMA ${scratch.name} CASCADE; CREATE SCHEMA ${scratch.name}`);
 }
 
 async function tableExists(scratch: ScratchSchema, table: string): Promise<boolean> {

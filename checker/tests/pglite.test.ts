@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFencing } from '../src/index.js';
 import { JOURNAL_SCHEMA, JOURNALED, JOURNALED_TOO_EARLY, NOT_IDEMPOTENT, STATEMENTS } from './statements.js';
@@ -74,6 +77,20 @@ describe('checks on PGlite', () => {
     });
     expect(report.verdict).toBe('broken');
     expect(report.scenarios[0].violations[0].invariant).toBe('newest-write-rejected');
+  });
+
+  it("takes the table from the project's SQL migrations when they create it", async () => {
+    const project = mkdtempSync(join(tmpdir(), 'fencelint-project-'));
+    try {
+      mkdirSync(join(project, 'db', 'migrations'), { recursive: true });
+      writeFileSync(join(project, 'db', 'migrations', '001_state.sql'), 'CREATE TABLE resource_state (resource_key text PRIMARY KEY, value text NOT NULL)');
+      writeFileSync(join(project, 'db', 'migrations', '002_token.sql'), 'ALTER TABLE resource_state ADD COLUMN fence_token bigint NOT NULL DEFAULT 0');
+      const report = await checkFencing({ sql: STATEMENTS[1].sql, roles: STATEMENTS[1].roles, migrationsRoot: project, exploreWorkers: [] });
+      expect(report.subject.tableSource).toBe('migrations');
+      expect(report.verdict).toBe('holds');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('says the replay scenario does not apply without an operationId', async () => {
