@@ -143,6 +143,8 @@ export function snapshotChecks(findings: unknown): CheckSnapshot[] {
 export class AnalysisCollector {
   private latest: AnalysisSnapshot | undefined;
   private failure: string | undefined;
+  /** Finds the read-then-update checks of the last lint; run only when a finding needs them. */
+  private pendingChecks: (() => CheckSnapshot[]) | undefined;
   readonly plugin: ESLint.Plugin;
 
   constructor(getFileAnalysis: GetFileAnalysis, findCheckThenWrites?: FindCheckThenWrites) {
@@ -154,9 +156,9 @@ export class AnalysisCollector {
           'Program:exit'() {
             try {
               const analysis = getFileAnalysis(context);
-              const snapshot = snapshotAnalysis(analysis);
-              if (findCheckThenWrites) snapshot.checks = snapshotChecks(findCheckThenWrites(analysis, context.sourceCode));
-              collector.latest = snapshot;
+              collector.latest = snapshotAnalysis(analysis);
+              const { sourceCode } = context;
+              if (findCheckThenWrites) collector.pendingChecks = () => snapshotChecks(findCheckThenWrites(analysis, sourceCode));
             } catch (error) {
               // The analysis only decorates diagnostics; its failure must not drop them.
               collector.failure = error instanceof Error ? error.message : String(error);
@@ -172,14 +174,29 @@ export class AnalysisCollector {
   reset(): void {
     this.latest = undefined;
     this.failure = undefined;
+    this.pendingChecks = undefined;
   }
 
-  take(): { analysis: AnalysisSnapshot | undefined; failure: string | undefined } {
+  /**
+   * What this lint collected. `withChecks`: also find the read-then-update checks (a second
+   * walk over the analysis, so only when a finding of that kind is there to point at them).
+   */
+  take(withChecks: boolean): { analysis: AnalysisSnapshot | undefined; failure: string | undefined } {
+    if (withChecks && this.latest && this.pendingChecks) {
+      try {
+        this.latest.checks = this.pendingChecks();
+      } catch (error) {
+        this.failure = error instanceof Error ? error.message : String(error);
+      }
+    }
     const result = { analysis: this.latest, failure: this.failure };
     this.reset();
     return result;
   }
 }
+
+/** Rules whose findings rest on an earlier, separate check: their diagnostics point at it. */
+export const CHECK_THEN_WRITE_RULES: ReadonlySet<string> = new Set(['fencelint/no-check-then-write']);
 
 export const COLLECTOR_NAMESPACE = 'fencelint-ls';
 export const COLLECTOR_RULE = `${COLLECTOR_NAMESPACE}/collect-analysis`;

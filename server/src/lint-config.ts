@@ -68,7 +68,8 @@ export function buildLintConfig(
         parser: tsParser as Linter.Parser,
         ecmaVersion: 'latest',
         sourceType: 'module',
-        parserOptions: { ecmaFeatures: { jsx: true } },
+        // No rule reads JSDoc types (nothing is type-checked): skipping JSDoc parsing saves ~5% of a parse.
+        parserOptions: { ecmaFeatures: { jsx: true }, jsDocParsingMode: 'none' },
       },
       // Unused directives are ESLint's business, not a fencelint finding.
       linterOptions: { reportUnusedDisableDirectives: 'off' },

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Linter } from 'eslint';
-import type { AnalysisCollector, AnalysisSnapshot } from './file-analysis.js';
+import { CHECK_THEN_WRITE_RULES, type AnalysisCollector, type AnalysisSnapshot } from './file-analysis.js';
 
 /** Files above this size are not linted: a lint would block every other request. */
 export const MAX_LINT_BYTES = 2 * 1024 * 1024;
@@ -60,7 +60,7 @@ export class LintEngine {
       this.collector?.reset();
       return { status: 'failed', error: describeError(error) };
     }
-    const collected = this.collector?.take();
+    const collected = this.collector?.take(messages.some((m) => m.ruleId !== null && CHECK_THEN_WRITE_RULES.has(m.ruleId)));
     const fatal = messages.find((m) => m.fatal);
     if (fatal) return { status: 'unparsable', message: `${fatal.message} (${fatal.line}:${fatal.column})` };
     return {
