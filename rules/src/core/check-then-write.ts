@@ -18,8 +18,8 @@ import type { AcquireSite } from './acquires.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions, isComparison, readsOf, restOfBlock, type Guard } from './guards.js';
 import { judgeKnexWrite, readKnexWrite } from './knex-writes.js';
-import { EXPIRY_MEMBER, GENERIC_EXTEND_METHOD, GENERIC_VALIDITY_MEMBER, REMAINING_TIME_MEMBER, type LockModel } from './models/locks.js';
-import { DYNAMO_READ_COMMAND, KEY_VALUE_READ_METHOD, KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, TOKEN_KEY_TEXT, VERSION_FIELD } from './models/record-reads.js';
+import { ABORT_SIGNAL_ASSERT, ABORT_SIGNAL_MEMBER, EXPIRY_MEMBER, GENERIC_EXTEND_METHOD, GENERIC_VALIDITY_MEMBER, REMAINING_TIME_MEMBER, type LockModel } from './models/locks.js';
+import { DYNAMO_READ_COMMAND, KEY_VALUE_READ_METHOD, KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, RECORD_SAVE_METHOD, TOKEN_KEY_TEXT, TOKEN_READER_NAME, VERSION_FIELD } from './models/record-reads.js';
 import { isHandleTokenName, isStrongTokenName, isTokenColumnName } from './models/token-names.js';
 import { camel, judgeObjectWrite, readObjectWrite } from './object-writes.js';
 import { receiverKey } from './receivers.js';
@@ -133,6 +133,9 @@ function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpres
     }
     const method = calleeName(node) ?? '';
     const callee = calleeObject(node);
+    if (callee && RECORD_SAVE_METHOD.test(method) && savesFetchedRecord(callee, method)) {
+      return { node, sink: 'object', receiver, stores: objectKeys(node.arguments), carriesComparison: () => false };
+    }
     if (KEY_VALUE_WRITE_METHOD.test(method) && callee && first && first.type !== AST_NODE_TYPES.SpreadElement) {
       const kind = analysis.receivers.kindOf(callee);
       const redisLike = kind?.type === 'redis' || (!kind && /(?:redis|valkey)/i.test(receiverPath(callee).join('.')));
@@ -151,6 +154,17 @@ function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpres
     carriesComparison: (field) =>
       statements.every((s) => judgeWrite(s, call, { tokenColumn: analysis.tokenColumn, isTokenValue: isToken }).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length > 0))),
   };
+}
+
+/** `doc.save()` on a record fetched with findById/findOne, or `repo.save(entity)` on a repository. */
+function savesFetchedRecord(callee: Node, method: string): boolean {
+  const c = unwrap(callee);
+  if (c.type === AST_NODE_TYPES.Identifier) {
+    const init = readsDefinition(c)?.init;
+    const call = init && unwrap(init);
+    if (call?.type === AST_NODE_TYPES.CallExpression && RECORD_READ_METHOD.test(calleeName(call) ?? '')) return true;
+  }
+  return method === 'save' && /(?:repo|repository|manager)$/i.test(receiverPath(c).pop() ?? '');
 }
 
 /** Property keys of object literals, nested (`{ $set: { body }, $inc: { version: 1 } }` gives body, version). */
@@ -219,6 +233,11 @@ function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks
         keyField = 'token';
       } else if (first && unwrap(first).type === AST_NODE_TYPES.NewExpression && DYNAMO_READ_COMMAND.test(calleeName(unwrap(first) as TSESTree.NewExpression) ?? '')) {
         readSink = 'object';
+      } else if (TOKEN_READER_NAME.test(method)) {
+        // A helper that reads the stored token: `const stored = await loadFenceToken(id)`.
+        readSink = 'object';
+        keyField = undefined;
+        selected = [analysis.tokenColumn];
       } else if (builders && isBuilderRead(node)) {
         // Builder reads and writes name their tables differently: targets are not compared.
         readSink = 'object';
@@ -422,7 +441,28 @@ function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: R
   for (const site of analysis.acquires) propertyChecks(site, analysis, sourceCode, push);
 }
 
+/** `if (signal.aborted) throw signal.error` / `signal.throwIfAborted()` in a redlock `using` callback. */
+function abortSignalChecks(site: AcquireSite, sourceCode: SourceCode, push: (kind: CheckKind, node: Node, guards: Guard[]) => void): void {
+  const fn = site.scope;
+  if (fn.type === AST_NODE_TYPES.Program || fn.body.range[0] !== site.range[0] || fn.body.range[1] !== site.range[1]) return;
+  for (const param of fn.params) {
+    if (param.type !== AST_NODE_TYPES.Identifier) continue;
+    for (const ref of readsOf(param, sourceCode)) {
+      const member = ref.parent;
+      if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== ref) continue;
+      const name = memberName(member) ?? '';
+      if (ABORT_SIGNAL_MEMBER.test(name)) push('leaseValidity', member, guardsOf(member, sourceCode));
+      else if (ABORT_SIGNAL_ASSERT.test(name) && member.parent?.type === AST_NODE_TYPES.CallExpression) {
+        const statement = statementOf(member.parent);
+        const rest = statement && restOfBlock(statement);
+        if (statement && rest) push('leaseValidity', member.parent, [{ statement, regions: [rest] }]);
+      }
+    }
+  }
+}
+
 function propertyChecks(site: AcquireSite, analysis: FileAnalysis, sourceCode: SourceCode, push: (kind: CheckKind, node: Node, guards: Guard[]) => void): void {
+  abortSignalChecks(site, sourceCode, push);
   const id = handleIdentifier(site);
   if (!id) return;
   const model = analysis.receivers.models.find((m) => m.id === site.library);

@@ -5,7 +5,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleFix, RuleFixer, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeObject, unwrap, type Node } from './ast.js';
+import { calleeName, calleeObject, unwrap, type Node } from './ast.js';
 import { DEFAULT_LEASE_COLUMN, DEFAULT_OWNER_COLUMN, LEASE_COLUMN_NAME, OWNER_COLUMN_NAME } from './models/lock-tables.js';
 import type { NameOnlyRelease } from './releases.js';
 
@@ -41,7 +41,7 @@ const COMPARE_AND_DELETE_LUA = (q: string) => `if redis.call(${q}get${q}, KEYS[1
 /** Replace `redis.del(key)` with an atomic compare-and-delete of the owner's value. */
 export function redisCompareAndDeleteFix(release: RedisRelease, sourceCode: SourceCode): { fix: FixBuilder; value: string } | undefined {
   const { node, key, ownerValue } = release;
-  if (!ownerValue || node.arguments.length !== 1 || !visibleAt(ownerValue, node, sourceCode)) return undefined;
+  if (!ownerValue || node.arguments.length !== 1 || !/^(?:del|unlink)$/i.test(calleeName(node) ?? '') || !visibleAt(ownerValue, node, sourceCode)) return undefined;
   const object = calleeObject(node);
   if (!object) return undefined;
   // Quote the script the way the file quotes strings; the Lua inside takes the other quote.

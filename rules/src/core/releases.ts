@@ -5,7 +5,7 @@
  * holder's lock. A release is safe when the store compares the holder (owner, lease, token) in
  * the same atomic step: a compare-and-delete script, a `WHERE owner_id = ...`, a handle.
  */
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { AcquireSite } from './acquires.js';
 import { calleeName, calleeObject, contains, enclosingFunction, propertyKeyName, receiverPath, staticString, unwrap, type Node } from './ast.js';
@@ -69,17 +69,76 @@ function watched(del: TSESTree.CallExpression, key: Node, calls: readonly TSESTr
   return calls.some((c) => c.range[0] < del.range[0] && /^(?:watch|WATCH)$/.test(calleeName(c) ?? '') && c.arguments.some((a) => keyText(a, sourceCode) === text) && sameFunction(c, del));
 }
 
+/** `call('DEL', key)`, `sendCommand(['DEL', key])`: the key a raw DEL command deletes. */
+function rawDeleteKey(call: TSESTree.CallExpression): Node | undefined {
+  const [first, second] = call.arguments;
+  if (first?.type === AST_NODE_TYPES.ArrayExpression) {
+    const [head, key] = first.elements;
+    return head && head.type !== AST_NODE_TYPES.SpreadElement && /^(?:del|unlink)$/i.test(staticString(head) ?? '') && key && key.type !== AST_NODE_TYPES.SpreadElement ? key : undefined;
+  }
+  return first && /^(?:del|unlink)$/i.test(staticString(first) ?? '') && second && second.type !== AST_NODE_TYPES.SpreadElement ? second : undefined;
+}
+
+/**
+ * `redis.eval("return redis.call('del', KEYS[1])", 1, key)`: a script that deletes without
+ * comparing the value first is a DEL by name too. Returns the key argument.
+ */
+function scriptDeleteKey(call: TSESTree.CallExpression, sourceCode: SourceCode): Node | undefined {
+  const [script, numKeys, key] = call.arguments;
+  if (!script || script.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const s = unwrap(script);
+  let text = staticString(s);
+  if (text === undefined && s.type === AST_NODE_TYPES.Identifier) {
+    const init = constInit(s, sourceCode);
+    text = init && staticString(init);
+  }
+  if (!text || !/redis\.call\(\s*['"](?:del|unlink)['"]/i.test(text) || /==|~=|redis\.call\(\s*['"]get['"]/i.test(text)) return undefined;
+  // ioredis eval(script, numKeys, key, ...); node-redis eval(script, { keys: [key] }).
+  if (key && key.type !== AST_NODE_TYPES.SpreadElement && numKeys && staticString(numKeys) === undefined && unwrap(numKeys).type === AST_NODE_TYPES.Literal) return key;
+  const options = numKeys && unwrap(numKeys);
+  if (options?.type === AST_NODE_TYPES.ObjectExpression) {
+    for (const p of options.properties) {
+      if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'keys' && p.value.type === AST_NODE_TYPES.ArrayExpression) {
+        const k = p.value.elements[0];
+        return k && k.type !== AST_NODE_TYPES.SpreadElement ? k : undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
+  const def = variable?.defs[0];
+  return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? def.node.init : undefined;
+}
+
 function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
   for (const call of analysis.calls) {
-    if (!REDIS_DELETE.test(calleeName(call) ?? '')) continue;
+    const method = calleeName(call) ?? '';
+    let key: Node | undefined;
+    let raw = false;
+    if (REDIS_DELETE.test(method)) key = call.arguments[0];
+    else if (/^(?:call|sendCommand|send_command)$/.test(method)) {
+      key = rawDeleteKey(call);
+      raw = true;
+    } else if (/^(?:eval|EVAL)$/.test(method)) {
+      key = scriptDeleteKey(call, sourceCode);
+      raw = true;
+    } else continue;
     const object = calleeObject(call);
-    const key = call.arguments[0];
     if (!object || !key || key.type === AST_NODE_TYPES.SpreadElement) continue;
     const kind = analysis.receivers.kindOf(object);
     if (kind && kind.type !== 'redis') continue;
     if (watched(call, key, analysis.calls, sourceCode)) continue;
     const checked = checkBeforeDelete(call, key, analysis.calls, sourceCode);
-    const setNx = locks.setNxOf(key);
+    const found = locks.setNxOf(key);
+    // The compare-and-delete suggestion rewrites a plain `del(key)` only.
+    const setNx = raw ? undefined : found;
+    if (raw && (found || locks.isLockKey(key))) {
+      out.push(checked ? { kind: 'redisCheckThenDelete', node: call, key, check: checked.check, ownerValue: checked.ownerValue } : { kind: 'redisDelete', node: call, key });
+      continue;
+    }
     if (checked) {
       out.push({ kind: 'redisCheckThenDelete', node: call, key, check: checked.check, ownerValue: checked.ownerValue, setNx });
       continue;

@@ -149,6 +149,12 @@ export const EXPIRY_MEMBER = /^(?:expiration|expiresAt|expires|expiry|expireAt|e
 export const REMAINING_TIME_MEMBER = /^(?:ttl|pttl|remaining|remainingTime|remainingTtl|timeLeft|timeRemaining|remainingMs)$/;
 /** Methods that extend a lease in any library (`lock.extend(ttl)`, `lease.renew()`). */
 export const GENERIC_EXTEND_METHOD = /^(?:extend|renew|refresh|keepAlive|heartbeat|extendLease|renewLease|extendLock|renewLock|touch)$/;
+/**
+ * The abort signal a callback acquire hands its callback (redlock `using(keys, ttl, async (signal) => ...)`):
+ * `signal.aborted` reports that the lock was lost, a check like any other; `throwIfAborted()` asserts it.
+ */
+export const ABORT_SIGNAL_MEMBER = /^aborted$/;
+export const ABORT_SIGNAL_ASSERT = /^throwIfAborted$/;
 /** Method names that release a lock on a handle or an authority of any library. */
 export const GENERIC_RELEASE_METHOD = /^(?:release|unlock|releaseLock|releaseLease|free|revoke|end)$/;
 export const CUSTOM_ADVICE = `return a fence token from the authority's acquire: ${DURABLE_COUNTER}`;

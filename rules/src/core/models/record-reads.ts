@@ -28,3 +28,12 @@ export const VERSION_FIELD = /^(?:(?:row|lock|record|doc|document|entity|item|st
  * A bare `token` is left out: such keys far more often hold auth or refresh tokens.
  */
 export const TOKEN_KEY_TEXT = /fenc|generation|epoch|version|revision|\bseq/i;
+
+/**
+ * Helpers whose name says they read the stored fence token: `getStoredFenceToken(id)`,
+ * `loadGeneration(key)`. Versions are left out: `getSchemaVersion()` is rarely a stored token.
+ */
+export const TOKEN_READER_NAME = /^(?:get|read|load|fetch|select|find|lookup|query)\w*(?:FenceToken|FencingToken|Fence|Generation|Epoch)$/;
+
+/** Methods that write back a record fetched earlier: Mongoose `doc.save()`, Sequelize `row.update({...})`, TypeORM `repo.save(entity)`. */
+export const RECORD_SAVE_METHOD = /^(?:save|update|destroy|remove|increment)$/;
