@@ -251,6 +251,28 @@ export async function step(id: string, a: () => Promise<void>, b: () => Promise<
   await pool.query('UPDATE jobs SET step = step + 1 WHERE id = $1', [id]);
 }`,
     },
+    {
+      name: 'a schema version read by a helper is not a stored token',
+      code: `${pg}
+async function getSchemaVersion() { return 4; }
+export async function migrate() {
+  await pool.query('SELECT pg_advisory_lock(42)');
+  const v = await getSchemaVersion();
+  if (v < 5) {
+    await pool.query("UPDATE settings SET value = 'x' WHERE key = 'k'");
+  }
+}`,
+    },
+    {
+      name: 'redlock using: the abort signal is checked, and the write is fenced',
+      code: `${redlockPg}
+export async function sync(id: string, token: number) {
+  await redlock.using([\`sync:\${id}\`], 5000, async (signal) => {
+    if (signal.aborted) throw signal.error;
+    await pool.query('UPDATE mirrors SET data = $1, fence_token = $3 WHERE id = $2 AND fence_token < $3', ['x', id, token]);
+  });
+}`,
+    },
   ],
   invalid: [
     {
@@ -599,6 +621,45 @@ export async function save(key: string, value: string) {
   void fenceToken;
 }`,
       errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+    {
+      name: 'redlock using: signal.aborted checked, then an unfenced write',
+      code: `${redlockPg}
+export async function sync(id: string, load: () => Promise<string>) {
+  await redlock.using([\`sync:\${id}\`], 5000, async (signal) => {
+    const data = await load();
+    if (signal.aborted) throw signal.error;
+    await pool.query('UPDATE mirrors SET data = $1 WHERE id = $2', [data, id]);
+  });
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 10 }],
+    },
+    {
+      name: 'Mongoose: findById, compare the token, doc.save()',
+      code: `import mongoose from 'mongoose';
+const Doc = mongoose.model('Doc', new mongoose.Schema({ body: String, fenceToken: Number }));
+export async function save(id: string, fenceToken: number, body: string) {
+  const doc = await Doc.findById(id);
+  if (!doc || doc.fenceToken >= fenceToken) return;
+  doc.body = body;
+  doc.fenceToken = fenceToken;
+  await doc.save();
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 8 }],
+    },
+    {
+      name: 'a same-file helper reads the stored token, the caller compares and writes',
+      code: `${pg}
+async function loadFenceToken(id: string): Promise<number> {
+  const { rows } = await pool.query('SELECT fence_token FROM items WHERE id = $1', [id]);
+  return rows[0]?.fence_token ?? 0;
+}
+export async function save(id: string, token: number, v: string) {
+  const stored = await loadFenceToken(id);
+  if (token <= stored) throw new Error('stale');
+  await pool.query('UPDATE items SET v = $1, fence_token = $2 WHERE id = $3', [v, token, id]);
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 11 }],
     },
   ],
 });

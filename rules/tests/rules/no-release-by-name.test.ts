@@ -228,6 +228,14 @@ export async function clearLockout(userId: string) {
   await redis.del(\`account-locked:\${userId}\`);
 }`,
     },
+    {
+      name: 'a compare-and-delete script passed inline to eval',
+      code: `${ioredis}
+export async function release(lockKey: string, owner: string) {
+  await redis.set(lockKey, owner, 'PX', 1000, 'NX');
+  await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, lockKey, owner);
+}`,
+    },
   ],
   invalid: [
     {
@@ -654,6 +662,26 @@ export class Worker {
   }
 }`,
       errors: [{ messageId: 'authorityByKey', line: 6 }],
+    },
+    {
+      name: 'node-redis sendCommand DEL of the SET NX key',
+      code: `import { createClient } from 'redis';
+const client = createClient();
+export async function withLock(name: string, owner: string, fn: () => Promise<void>) {
+  const lockKey = \`lock:\${name}\`;
+  await client.sendCommand(['SET', lockKey, owner, 'NX', 'PX', '5000']);
+  try { await fn(); } finally { await client.sendCommand(['DEL', lockKey]); }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 6, suggestions: [] }],
+    },
+    {
+      name: 'a Lua script that deletes the lock key without comparing its value',
+      code: `${ioredis}
+const RELEASE = "return redis.call('del', KEYS[1])";
+export async function release(lockKey: string) {
+  await redis.eval(RELEASE, 1, lockKey);
+}`,
+      errors: [{ messageId: 'redisDelete', line: 7, suggestions: [] }],
     },
   ],
 });
