@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Diagnostic } from 'vscode-languageserver-protocol/node';
-import { BUGGY_SAVE, RULE_ID } from './buggy-code.js';
-import { fileUri, TestClient, type ClientOptions } from './lsp-client.js';
+import type { CodeAction, Diagnostic } from 'vscode-languageserver-protocol/node';
+import { BUGGY_SAVE, BUGGY_SAVE_WITH_TOKEN, RULE_ID } from './buggy-code.js';
+import { applyTextEdits, fileUri, TestClient, type ClientOptions } from './lsp-client.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoNodeModules = path.resolve(here, '..', '..', 'node_modules');
@@ -78,6 +78,46 @@ describe('settings that change what is linted', () => {
     // Editor settings win over the workspace's config.
     await trusted.changeSettings({ useWorkspaceConfig: true, rules: { 'require-fence-condition': 'warn' } });
     expect(findings(await trusted.diagnostics(uri))).toHaveLength(1);
+  });
+
+  it('passes fencelint.tokenColumn to the rules: the quick fix compares and stores that column', async () => {
+    const client = await start({ transport: 'stdio', pull: true, settings: { tokenColumn: 'lease_generation' } });
+    const uri = fileUri('token-column/save.ts');
+    await client.open(uri, BUGGY_SAVE_WITH_TOKEN);
+    const diagnostics = findings(await client.diagnostics(uri));
+    expect(diagnostics).toHaveLength(1);
+    const actions: CodeAction[] = await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: diagnostics[0].range,
+      context: { diagnostics },
+    });
+    const fixed = applyTextEdits(BUGGY_SAVE_WITH_TOKEN, actions.find((a) => a.isPreferred)!.edit!.changes![uri]);
+    expect(fixed).toContain('lease_generation < $3');
+    expect(fixed).not.toContain('fence_token');
+  });
+
+  it('adds the lock models of fencelint.models: a lease from an unknown library becomes a lock', async () => {
+    const code = [
+      "import { Pool } from 'pg';",
+      "import { LeaseClient } from '@acme/lease';",
+      'const pool = new Pool();',
+      'const leases = new LeaseClient();',
+      'export async function save(key: string, value: string) {',
+      '  const lease = await leases.take(key);',
+      "  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);",
+      '  await lease.release();',
+      '}',
+      '',
+    ].join('\n');
+    const client = await start({ transport: 'stdio', pull: true });
+    const uri = fileUri('models/save.ts');
+    await client.open(uri, code);
+    expect(findings(await client.diagnostics(uri))).toEqual([]);
+
+    await client.changeSettings({ models: { locks: [{ id: 'acme-lease', packages: ['@acme/lease'], authorityExports: ['LeaseClient'], acquire: ['take'] }] } });
+    const diagnostics = findings(await client.diagnostics(uri));
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0].range.start.line).toBe(6);
   });
 
   it('ignores a setting of the wrong type with one log line and keeps linting', async () => {
