@@ -6,7 +6,7 @@
  * when it is conditional (`IfMatch` / `IfNoneMatch`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, propertyKeyName, staticString, unwrap, type Node } from './ast.js';
+import { calleeName, calleeObject, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from './ast.js';
 import { receiverKey, type ReceiverTable } from './receivers.js';
 
 export type ApiKind = 'redis' | 'http' | 's3';
@@ -25,23 +25,12 @@ const REDIS_OVERWRITES = /^(?:set|hset|hmset|mset|setex|psetex|hSet|mSet|setEx|p
 const HTTP_METHODS = /^(?:put|patch|delete)$/i;
 const FENCE_HEADER = /fenc|if-match|generation|epoch|lease|token/i;
 
-function objectArg(call: TSESTree.CallExpression | TSESTree.NewExpression, index: number): TSESTree.ObjectExpression | undefined {
-  const arg = call.arguments[index];
-  if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return undefined;
-  const n = unwrap(arg);
-  return n.type === AST_NODE_TYPES.ObjectExpression ? n : undefined;
-}
-
-function property(object: TSESTree.ObjectExpression | undefined, name: RegExp): Node | undefined {
-  for (const p of object?.properties ?? []) if (p.type === AST_NODE_TYPES.Property && name.test(propertyKeyName(p) ?? '')) return p.value;
-  return undefined;
-}
 
 export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpression, receivers: ReceiverTable, sourceText: (n: Node) => string): ApiWrite | undefined {
   const method = calleeName(node);
   if (!method) return undefined;
   if (node.type === AST_NODE_TYPES.NewExpression) {
-    return method === 'PutObjectCommand' || method === 'CopyObjectCommand' ? { node, api: 's3', options: objectArg(node, 0) } : undefined;
+    return method === 'PutObjectCommand' || method === 'CopyObjectCommand' ? { node, api: 's3', options: objectArgument(node, 0) } : undefined;
   }
   const object = calleeObject(node);
   // Redis: only on a client we resolved through its import, never by name; NX writes are locks.
@@ -53,13 +42,13 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
   }
   // fetch(url, { method: 'PUT', headers, body }).
   if (!object && method === 'fetch') {
-    const options = objectArg(node, 1);
-    const verb = staticString(property(options, /^method$/) ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node));
+    const options = objectArgument(node, 1);
+    const verb = staticString(propertyValue(options, /^method$/) ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node));
     return verb && HTTP_METHODS.test(verb) ? { node, api: 'http', options } : undefined;
   }
   // axios.put(url, data, config) / http.patch(...) / got.put(url, options).
   if (object && HTTP_METHODS.test(method) && /^(?:axios|http|httpClient|client|api|got|ky|request|this\.http|this\.httpClient|this\.api)$/i.test(receiverKey(object) ?? '')) {
-    const config = objectArg(node, method.toLowerCase() === 'delete' ? 1 : 2) ?? objectArg(node, 1);
+    const config = objectArgument(node, method.toLowerCase() === 'delete' ? 1 : 2) ?? objectArgument(node, 1);
     return { node, api: 'http', options: config };
   }
   return undefined;
@@ -68,16 +57,16 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
 /** Whether the request carries the token for the resource to compare. */
 export function apiWriteFenced(write: ApiWrite, isToken: (n: Node) => boolean, sourceText: (n: Node) => string): boolean {
   if (write.api === 'redis') return false;
-  if (write.api === 's3') return !!property(write.options, /^(?:IfMatch|IfNoneMatch)$/);
+  if (write.api === 's3') return !!propertyValue(write.options, /^(?:IfMatch|IfNoneMatch)$/);
   const call = write.node as TSESTree.CallExpression;
-  const headers = property(write.options, /^headers$/);
+  const headers = propertyValue(write.options, /^headers$/);
   const headerObject = headers && unwrap(headers).type === AST_NODE_TYPES.ObjectExpression ? (unwrap(headers) as TSESTree.ObjectExpression) : undefined;
   for (const p of headerObject?.properties ?? []) {
     if (p.type !== AST_NODE_TYPES.Property) continue;
     if (FENCE_HEADER.test(propertyKeyName(p) ?? '') || isToken(p.value)) return true;
   }
   // The token in the body: the API is given what it needs to compare.
-  const bodies = [property(write.options, /^(?:body|json|data)$/), ...call.arguments.slice(1, 2)].filter((b): b is Node => !!b);
+  const bodies = [propertyValue(write.options, /^(?:body|json|data)$/), ...call.arguments.slice(1, 2)].filter((b): b is Node => !!b);
   return bodies.some((b) => containsToken(b, isToken, sourceText));
 }
 

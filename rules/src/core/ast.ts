@@ -157,3 +157,21 @@ export function staticString(node: Node): string | undefined {
 export function lineOf(node: Node): number {
   return node.loc.start.line;
 }
+
+/** The `index`-th argument of a call when it is an object literal. */
+export function objectArgument(call: TSESTree.CallExpression | TSESTree.NewExpression, index: number): TSESTree.ObjectExpression | undefined {
+  const arg = call.arguments[index];
+  if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const n = unwrap(arg);
+  return n.type === AST_NODE_TYPES.ObjectExpression ? n : undefined;
+}
+
+/** The value of the first property whose static name matches. */
+export function propertyValue(object: TSESTree.ObjectExpression | undefined, name: string | RegExp): Node | undefined {
+  for (const p of object?.properties ?? []) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const key = propertyKeyName(p);
+    if (key !== undefined && (typeof name === 'string' ? key === name : name.test(key))) return p.value;
+  }
+  return undefined;
+}

@@ -5,7 +5,7 @@
  * `.where('fence_token', '<', token)`, `ConditionExpression: 'fence_token < :t'`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, memberName, propertyKeyName, receiverPath, staticString, unwrap, type Node } from './ast.js';
+import { calleeName, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from './ast.js';
 import { isCompareAndSetColumnName, isTokenColumnName } from './models/token-names.js';
 
 export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb';
@@ -35,17 +35,6 @@ const MONGO_WRITES: Record<string, ObjectWrite['kind']> = {
 };
 const DYNAMO_COMMANDS: Record<string, ObjectWrite['kind']> = { UpdateCommand: 'update', PutCommand: 'replace', DeleteCommand: 'delete', UpdateItemCommand: 'update', PutItemCommand: 'replace', DeleteItemCommand: 'delete' };
 
-function objectArg(call: TSESTree.CallExpression | TSESTree.NewExpression, index: number): TSESTree.ObjectExpression | undefined {
-  const arg = call.arguments[index];
-  if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return undefined;
-  const n = unwrap(arg);
-  return n.type === AST_NODE_TYPES.ObjectExpression ? n : undefined;
-}
-
-function property(object: TSESTree.ObjectExpression | undefined, name: string): Node | undefined {
-  for (const p of object?.properties ?? []) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === name) return p.value;
-  return undefined;
-}
 
 function asObject(node: Node | undefined): TSESTree.ObjectExpression | undefined {
   const n = node && unwrap(node);
@@ -72,7 +61,7 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   if (node.type === AST_NODE_TYPES.NewExpression) {
     const name = calleeName(node);
     const kind = name ? DYNAMO_COMMANDS[name] : undefined;
-    return kind ? { node, api: 'dynamodb', kind, filter: objectArg(node, 0), links: [] } : undefined;
+    return kind ? { node, api: 'dynamodb', kind, filter: objectArgument(node, 0), links: [] } : undefined;
   }
   const method = calleeName(node);
   if (!method) return undefined;
@@ -82,35 +71,35 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
 
   // Prisma: prisma.<model>.update({ where, data }).
   if (PRISMA_WRITES[method] && path.length >= 2 && /^(?:prisma|tx|trx|db|client|prismaClient|this)$/i.test(path[path.length - 2] ?? '') && node.arguments.length === 1) {
-    const arg = objectArg(node, 0);
-    const where = asObject(property(arg, 'where'));
-    if (arg && (where || property(arg, 'data') || property(arg, 'update'))) {
-      return { node, api: 'prisma', kind: PRISMA_WRITES[method], filter: where, values: asObject(property(arg, 'data') ?? property(arg, 'update')), links: [] };
+    const arg = objectArgument(node, 0);
+    const where = asObject(propertyValue(arg, 'where'));
+    if (arg && (where || propertyValue(arg, 'data') || propertyValue(arg, 'update'))) {
+      return { node, api: 'prisma', kind: PRISMA_WRITES[method], filter: where, values: asObject(propertyValue(arg, 'data') ?? propertyValue(arg, 'update')), links: [] };
     }
   }
   // DynamoDB DocumentClient v2: docClient.update({ TableName, Key, ... }).
-  if (/^(?:update|put|delete)$/.test(method) && objectArg(node, 0) && property(objectArg(node, 0), 'TableName')) {
+  if (/^(?:update|put|delete)$/.test(method) && objectArgument(node, 0) && propertyValue(objectArgument(node, 0), 'TableName')) {
     const kind = method === 'update' ? 'update' : method === 'put' ? 'replace' : 'delete';
-    return { node, api: 'dynamodb', kind, filter: objectArg(node, 0), links: [] };
+    return { node, api: 'dynamodb', kind, filter: objectArgument(node, 0), links: [] };
   }
   // MongoDB / Mongoose: coll.updateOne(filter, update).
   if (MONGO_WRITES[method] && node.arguments.length >= 1) {
-    const filter = objectArg(node, 0);
-    const update = objectArg(node, 1);
-    const set = MONGO_WRITES[method] === 'replace' ? update : asObject(property(update, '$set')) ?? (update && !update.properties.some((p) => p.type === AST_NODE_TYPES.Property && (propertyKeyName(p) ?? '').startsWith('$')) ? update : undefined);
+    const filter = objectArgument(node, 0);
+    const update = objectArgument(node, 1);
+    const set = MONGO_WRITES[method] === 'replace' ? update : asObject(propertyValue(update, '$set')) ?? (update && !update.properties.some((p) => p.type === AST_NODE_TYPES.Property && (propertyKeyName(p) ?? '').startsWith('$')) ? update : undefined);
     if (filter || update) return { node, api: 'mongodb', kind: MONGO_WRITES[method], filter, values: set, links: [] };
   }
   // Sequelize: Model.update(values, { where }), Model.destroy({ where }).
   if ((method === 'update' || method === 'destroy') && /^[A-Z]/.test(receiver)) {
-    const options = objectArg(node, method === 'update' ? 1 : 0);
-    const where = asObject(property(options, 'where'));
-    if (where) return { node, api: 'sequelize', kind: method === 'update' ? 'update' : 'delete', filter: where, values: method === 'update' ? objectArg(node, 0) : undefined, links: [] };
+    const options = objectArgument(node, method === 'update' ? 1 : 0);
+    const where = asObject(propertyValue(options, 'where'));
+    if (where) return { node, api: 'sequelize', kind: method === 'update' ? 'update' : 'delete', filter: where, values: method === 'update' ? objectArgument(node, 0) : undefined, links: [] };
   }
   // TypeORM repository: repo.update(criteria, partial) / manager.update(Entity, criteria, partial).
   if ((method === 'update' || method === 'delete') && /(?:repo|repository|manager)$/i.test(receiver)) {
     const offset = /manager$/i.test(receiver) ? 1 : 0;
-    const criteria = objectArg(node, offset);
-    return { node, api: 'typeorm', kind: method === 'update' ? 'update' : 'delete', filter: criteria, values: method === 'update' ? objectArg(node, offset + 1) : undefined, links: [] };
+    const criteria = objectArgument(node, offset);
+    return { node, api: 'typeorm', kind: method === 'update' ? 'update' : 'delete', filter: criteria, values: method === 'update' ? objectArgument(node, offset + 1) : undefined, links: [] };
   }
   // Builders: Kysely updateTable/deleteFrom, Drizzle update/delete(table), TypeORM createQueryBuilder().update().
   if (TERMINAL.test(method) || method === 'where' || method === 'set') {
@@ -241,13 +230,13 @@ function drizzleCompares(node: Node, tokenColumn: string, isToken: (n: Node) => 
 }
 
 function dynamoCompares(input: TSESTree.ObjectExpression | undefined, tokenColumn: string): string | undefined {
-  const condition = staticString(property(input, 'ConditionExpression') ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node));
+  const condition = staticString(propertyValue(input, 'ConditionExpression') ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node));
   if (!condition) return undefined;
-  const names = asObject(property(input, 'ExpressionAttributeNames'));
+  const names = asObject(propertyValue(input, 'ExpressionAttributeNames'));
   const m = /([#\w.]+)\s*(<=|<|=)\s*:\w+|:\w+\s*(>=|>|=)\s*([#\w.]+)/.exec(condition);
   if (!m) return undefined;
   let attr = m[1] ?? m[4];
-  if (attr.startsWith('#')) attr = staticString(property(names, attr) ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node)) ?? attr;
+  if (attr.startsWith('#')) attr = staticString(propertyValue(names, attr) ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node)) ?? attr;
   return keyIsToken(attr, tokenColumn) ? attr : undefined;
 }
 
