@@ -153,6 +153,32 @@ const scenarios = {
     return 'rule turned off in .vscode/settings.json, no finding';
   },
 
+  /** "Restart server": a second server starts (the output channel says so twice) and reports the finding again. */
+  async 'vscode: Restart server starts a fresh server that reports the finding again'({ page, shot }) {
+    await openFile(page, FILE);
+    await squiggle(page).waitFor({ timeout: 60_000 });
+    const lintedBefore = await until('a finished lint', async () => {
+      const label = await statusItem(page).getAttribute('aria-label');
+      return label?.includes('last lint: save-resource.ts') ? label : undefined;
+    });
+    await runCommand(page, 'Fencelint: Restart server');
+    await runCommand(page, 'Fencelint: Show output');
+    const output = page.locator('.output-view .monaco-editor .view-lines').first();
+    await until('two server starts in the fencelint output', async () =>
+      ((await output.innerText()).replace(/\u00a0/g, ' ').match(/fencelint language server started/g) ?? []).length === 2, 60_000);
+    // The new server knows nothing of the old one's results: it lints again (a newer lint
+    // time in the status bar) and the finding comes back from it.
+    await until('a lint by the new server', async () => {
+      const label = await statusItem(page).getAttribute('aria-label');
+      return label !== lintedBefore && label?.includes('last lint: save-resource.ts');
+    }, 60_000);
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: RULE }).first().waitFor({ timeout: 60_000 });
+    await squiggle(page).waitFor({ timeout: 60_000 });
+    await shot('after-restart');
+    return 'two server starts logged, finding reported again';
+  },
+
   /** "Show token flow" on the acquire: the hover names the lock and the unfenced write it reaches. */
   async 'vscode: Show token flow lists the unfenced write under the lease'({ page, shot }) {
     await openFile(page, FILE);
