@@ -13,7 +13,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, enclosingFunction, memberName, receiverPath, unwrap, type Node } from './ast.js';
+import { calleeName, calleeObject, contains, enclosingFunction, memberName, receiverPath, staticString, unwrap, type Node } from './ast.js';
 import type { AcquireSite } from './acquires.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions, isComparison, readsOf, restOfBlock, type Guard } from './guards.js';
@@ -104,10 +104,38 @@ function isStrongField(field: string, tokenColumn: string): boolean {
 
 const ORDERING = new Set(['<', '<=', '>', '>=']);
 
+/**
+ * The client a query runs on: `client` for `client.query(...)`, `trx` for `trx('t').where().update()`,
+ * `tx` for postgres.js `tx\`...\``.
+ */
 function receiverOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): string | undefined {
-  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) return receiverKey(node.tag);
-  const object = calleeObject(node);
-  return object ? receiverKey(object) ?? receiverPath(object).join('.') : undefined;
+  const head = node.type === AST_NODE_TYPES.TaggedTemplateExpression ? unwrap(node.tag) : unwrap(node.callee);
+  // The root of the chain names the client: `tx.document.update` and `tx.$queryRaw` both run on `tx`.
+  const path = receiverPath(head).map((part) => part.replace(/\(\)$/, ''));
+  if (path.length === 0) return undefined;
+  return path[0] === 'this' ? path.slice(0, 2).join('.') : path[0];
+}
+
+const TRANSACTION_CALLBACK = /^(?:transaction|\$transaction|begin|tx|task|withTransaction|runInTransaction|serializable)$/;
+const TRANSACTION_RECEIVER = /^(?:tx|trx|t|txn|transaction|tr)$/;
+
+/**
+ * Evidence that a FOR UPDATE read runs inside a transaction: it sits in a transaction callback
+ * (`knex.transaction(async (trx) => ...)`, `sql.begin(...)`, `prisma.$transaction(...)`), its client
+ * is named as one, or the same function sends BEGIN / START TRANSACTION on that client.
+ */
+function inTransaction(node: Node, receiver: string | undefined, analysis: FileAnalysis): boolean {
+  if (receiver && TRANSACTION_RECEIVER.test(receiver)) return true;
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === AST_NODE_TYPES.CallExpression && TRANSACTION_CALLBACK.test(calleeName(p) ?? '') && p.arguments.some((a) => contains(a, node))) return true;
+  }
+  const fn = enclosingFunction(node);
+  const begins = (text: string | undefined) => text !== undefined && /^\s*(?:BEGIN|START\s+TRANSACTION)\b/i.test(text);
+  const before = (c: Node) => enclosingFunction(c) === fn && c.range[0] < node.range[0];
+  return (
+    analysis.calls.some((c) => before(c) && receiverOf(c) === receiver && c.arguments[0] !== undefined && begins(staticString(c.arguments[0]))) ||
+    analysis.taggedTemplates.some((t) => before(t) && receiverOf(t) === receiver && begins(t.quasi.quasis[0]?.value.cooked ?? undefined))
+  );
 }
 
 /** Classifies a call as a write to a shared store, with what it targets and whether it compares in itself. */
@@ -241,6 +269,7 @@ function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks
       } else if (builders && isBuilderRead(node)) {
         // Builder reads and writes name their tables differently: targets are not compared.
         readSink = 'object';
+        if (chainNames(node).some((n) => /^(?:forUpdate|forNoKeyUpdate|forShare)$/.test(n)) && inTransaction(node, receiverOf(node), analysis)) forUpdateReceiver = receiverOf(node) ?? '';
       }
     }
     if (!readSink) {
@@ -251,7 +280,8 @@ function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks
       readSink = 'sql';
       readTarget = select.table;
       selected = select.selectedColumns;
-      if (select.forUpdate) forUpdateReceiver = receiverOf(node) ?? '';
+      // FOR UPDATE holds the row only until the transaction ends: without one, the lock is gone at once.
+      if (select.forUpdate && inTransaction(node, receiverOf(node), analysis)) forUpdateReceiver = receiverOf(node) ?? '';
     }
     for (const { comparison, field } of comparisonsOfValue(node, sourceCode)) {
       const ordering = ORDERING.has(comparison.operator);
@@ -558,7 +588,7 @@ function stores(write: GuardedWrite, field: string | undefined): boolean {
 /** The write targets what was read (same table, model or key), unless the target of either is unknown. */
 function relevant(check: Check, write: GuardedWrite): boolean {
   // SELECT ... FOR UPDATE and the UPDATE on the same client: the row stays locked in between.
-  if (check.forUpdateReceiver !== undefined && write.sink === 'sql' && write.receiver === check.forUpdateReceiver) return false;
+  if (check.forUpdateReceiver !== undefined && write.receiver === check.forUpdateReceiver) return false;
   // Redis keeps the token and the value under different keys, so keys are not compared.
   if (check.readSink === write.sink && write.sink !== 'redis' && check.readTarget && write.target && check.readTarget !== write.target) {
     return stores(write, check.field);
