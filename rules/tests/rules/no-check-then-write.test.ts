@@ -273,6 +273,42 @@ export async function sync(id: string, token: number) {
   });
 }`,
     },
+    {
+      name: 'knex transaction: forUpdate read and update on the same trx',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function apply(id: string, fenceToken: number, body: string) {
+  await db.transaction(async (trx) => {
+    const row = await trx('documents').where({ id }).forUpdate().first('fence_token');
+    if (row && row.fence_token >= fenceToken) throw new Error('stale');
+    await trx('documents').where({ id }).update({ body, fence_token: fenceToken });
+  });
+}`,
+    },
+    {
+      name: 'postgres.js sql.begin: FOR UPDATE and UPDATE on the transaction',
+      code: `import postgres from 'postgres';
+const sql = postgres();
+export async function apply(id: string, fenceToken: number, body: string) {
+  await sql.begin(async (tx) => {
+    const [row] = await tx\`SELECT fence_token FROM documents WHERE id = \${id} FOR UPDATE\`;
+    if (row.fence_token >= fenceToken) throw new Error('stale');
+    await tx\`UPDATE documents SET body = \${body}, fence_token = \${fenceToken} WHERE id = \${id}\`;
+  });
+}`,
+    },
+    {
+      name: 'Prisma interactive transaction: raw FOR UPDATE, then update on tx',
+      code: `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function apply(id: string, fenceToken: number, body: string) {
+  await prisma.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ fence_token: number }[]>\`SELECT fence_token FROM documents WHERE id = \${id} FOR UPDATE\`;
+    if (row.fence_token >= fenceToken) throw new Error('stale');
+    await tx.document.update({ where: { id }, data: { body, fenceToken } });
+  });
+}`,
+    },
   ],
   invalid: [
     {
@@ -660,6 +696,16 @@ export async function save(id: string, token: number, v: string) {
   await pool.query('UPDATE items SET v = $1, fence_token = $2 WHERE id = $3', [v, token, id]);
 }`,
       errors: [{ messageId: 'storedTokenCheck', line: 11 }],
+    },
+    {
+      name: 'FOR UPDATE through the pool with no transaction: the row lock ends with the SELECT',
+      code: `${pg}
+export async function apply(id: string, fenceToken: number, body: string) {
+  const { rows } = await pool.query('SELECT fence_token FROM documents WHERE id = $1 FOR UPDATE', [id]);
+  if (rows[0].fence_token >= fenceToken) throw new Error('stale');
+  await pool.query('UPDATE documents SET body = $1, fence_token = $2 WHERE id = $3', [body, fenceToken, id]);
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 7 }],
     },
   ],
 });
