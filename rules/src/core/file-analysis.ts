@@ -73,8 +73,11 @@ export interface FileAnalysis {
   sectionOf(node: Node): AcquireSite | undefined;
 }
 
-/** Words without which a file cannot hold a lock: lets most files skip the analysis entirely. */
-const LOCK_HINT = /acquire|lock|lease|mutex|semaphore|\bNX\b|setnx|advisory|using\(|fenc/i;
+/**
+ * Words without which a file cannot hold a lock: lets most files skip the analysis entirely.
+ * `lock`/`lease` must start a word or a camelCase part, so `block`, `clock` and `release` do not count.
+ */
+const LOCK_HINT = /acquire|(?<![A-Za-z])[lL]ock|(?<=[a-z0-9_])Lock|(?<![A-Za-z])[lL]ease|(?<=[a-z0-9_])Lease|LOCK|LEASE|[rR]edlock|mutex|Mutex|semaphore|Semaphore|\bNX\b|\bnx\s*:|setnx|setNX|advisory|fenc|Fenc/;
 const MAX_CALL_DEPTH = 4;
 
 const cache = new WeakMap<SourceCode, FileAnalysis>();
