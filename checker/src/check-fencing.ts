@@ -6,7 +6,7 @@ import type { Database } from './backend/database.js';
 import { PgliteDatabase } from './backend/pglite.js';
 import { PostgresDatabase } from './backend/postgres.js';
 import { ManualClock } from './clock.js';
-import { DurableAuthority } from './durable-authority.js';
+import { AUTHORITY_TABLE, DurableAuthority } from './durable-authority.js';
 import { BadInputError, errorMessage } from './errors.js';
 import { explore, type ExploreProgress, type ExploreResult } from './explore.js';
 import { loadCheckerModule } from './module-loader.js';
@@ -233,22 +233,30 @@ async function sqlSubject(
         },
       },
       async digest() {
-        return `${(await db.query(dump)).rows[0]?.state ?? ''}|${JSON.stringify([...authority.snapshot()])}`;
+        return String((await db.query(dump, [clock.now()])).rows[0]?.state ?? '');
       },
     },
   };
 }
 
-/** One query returning every table of the scratch schema as JSON text: the SQL subject's whole state. */
+/**
+ * One query returning the SQL subject's whole state as text: every table of the scratch schema,
+ * and the authority with an expired lease shown as no lease and expiry relative to now (an
+ * expired lease and a released one behave alike, so equal states compare equal). $1 is now.
+ */
 async function dumpQuery(db: Database, schema: string): Promise<string> {
   const tables = await db.query(
     `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY 1`,
     [schema],
   );
-  const parts = tables.rows.map(
-    (r) => `coalesce((SELECT json_agg(x ORDER BY x::text)::text FROM ${ident(String(r.relname))} x), '[]')`,
+  const parts = tables.rows
+    .map((r) => String(r.relname))
+    .filter((t) => t !== AUTHORITY_TABLE)
+    .map((t) => `coalesce((SELECT json_agg(x ORDER BY x::text)::text FROM ${ident(t)} x), '[]')`);
+  parts.push(
+    `coalesce((SELECT json_agg(json_build_array(resource_key, token, CASE WHEN expires_at > $1::bigint THEN lease_id || '@' || (expires_at - $1::bigint) END) ORDER BY resource_key)::text FROM ${AUTHORITY_TABLE}), '[]')`,
   );
-  return `SELECT ${parts.length ? parts.join(` || '|' || `) : `''`} AS state`;
+  return `SELECT ${parts.join(` || '|' || `)} AS state`;
 }
 
 function sampleParams(write: UnderstoodWrite): unknown[] {
