@@ -59,6 +59,13 @@ function rssMiB(pid) {
   return kb / 1024;
 }
 
+/** CPU time (user + system) the process has used, in ms: robust to other load on the machine. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // Fields 14 and 15 of /proc/<pid>/stat (utime, stime), in clock ticks of 10 ms on Linux.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function vscodeEslintSettings(folderUri) {
   return {
     validate: 'on', packageManager: 'npm', useESLintClass: false, useFlatConfig: true, experimental: { useFlatConfig: false },
@@ -206,17 +213,19 @@ try {
     server.latencies = [];
   }
   for (let n = 0; n < WARMUP; n++) for (const server of servers) await edit(server, uri, points, position, n);
+  for (const server of servers) server.cpuStart = cpuMs(server.child.pid);
   for (let n = WARMUP; n < WARMUP + EDITS; n++) for (const server of servers) server.latencies.push(await edit(server, uri, points, position, n));
+  for (const server of servers) server.cpuPerEdit = (cpuMs(server.child.pid) - server.cpuStart) / EDITS;
   const [fl, ve] = servers;
   const rows = servers.map((s) => {
-    const row = { server: LABEL[s.kind], mode: s.pull ? 'pull' : 'push', findings: s.findings, p50: percentile(s.latencies, 50), p95: percentile(s.latencies, 95), max: Math.max(...s.latencies), rssOpen: s.rssOpen, rssAfter: rssMiB(s.child.pid) };
+    const row = { server: LABEL[s.kind], mode: s.pull ? 'pull' : 'push', findings: s.findings, p50: percentile(s.latencies, 50), p95: percentile(s.latencies, 95), max: Math.max(...s.latencies), cpuPerEdit: s.cpuPerEdit, rssOpen: s.rssOpen, rssAfter: rssMiB(s.child.pid) };
     result.latency.push(row);
-    return [row.server, row.mode, String(row.findings), f(row.p50), f(row.p95), f(row.max), f(row.rssOpen), f(row.rssAfter)];
+    return [row.server, row.mode, String(row.findings), f(row.p50), f(row.p95), f(row.max), f(row.cpuPerEdit), f(row.rssOpen), f(row.rssAfter)];
   });
   const r = (a, b) => (a / b).toFixed(2);
-  rows.push(['ratio fencelint / vscode-eslint (pull)', '', '', r(percentile(fl.latencies, 50), percentile(ve.latencies, 50)), r(percentile(fl.latencies, 95), percentile(ve.latencies, 95)), r(Math.max(...fl.latencies), Math.max(...ve.latencies)), r(fl.rssOpen, ve.rssOpen), r(rssMiB(fl.child.pid), rssMiB(ve.child.pid))]);
+  rows.push(['ratio fencelint / vscode-eslint (pull)', '', '', r(percentile(fl.latencies, 50), percentile(ve.latencies, 50)), r(percentile(fl.latencies, 95), percentile(ve.latencies, 95)), r(Math.max(...fl.latencies), Math.max(...ve.latencies)), r(fl.cpuPerEdit, ve.cpuPerEdit), r(fl.rssOpen, ve.rssOpen), r(rssMiB(fl.child.pid), rssMiB(ve.child.pid))]);
   console.log();
-  printTable(['server', 'mode', 'findings', 'p50 ms', 'p95 ms', 'max ms', 'RSS open MiB', `RSS +${WARMUP + EDITS} MiB`], rows);
+  printTable(['server', 'mode', 'findings', 'p50 ms', 'p95 ms', 'max ms', 'CPU ms/edit', 'RSS open MiB', `RSS +${WARMUP + EDITS} MiB`], rows);
 
   // RSS: the two pull servers go on to RSS_EDITS edits in all, again taking turns.
   await stop(servers.pop());
