@@ -26,7 +26,9 @@ import { World } from './world.js';
  * - sleep sets (Godefroid): after exploring step t from a state, t is not tried again from the
  *   states reached through steps independent of t, whose orderings were already covered;
  * - a pause is independent of every step and never disabled, so when a worker's next step is a
- *   pause it is taken alone (a persistent set of size one).
+ *   pause it is taken alone (a persistent set of size one);
+ * - symmetry: of the workers that have not acquired yet (all alike), only the first may acquire;
+ *   the other choices lead to the same states with workers renamed (see enabledSteps).
  * The clock only moves on expire (world.ts), which is what keeps write independent of leases.
  * The reduction assumes the subject is deterministic: the same steps give the same results.
  */
@@ -203,10 +205,18 @@ class Runner {
   }
 }
 
-function enabledSteps(model: Model, names: string[]): Step[] {
+/**
+ * `special`: workers that are not interchangeable with the others (the redelivering worker).
+ * Workers that have not acquired yet run the same program and differ only in their names and
+ * values, which no invariant looks at except for equality: letting only the first of them
+ * acquire (symmetry reduction) reaches every state up to renaming the workers.
+ */
+function enabledSteps(model: Model, names: string[], special: string[] = []): Step[] {
   const steps: Step[] = [];
+  const firstIdle = names.find((n) => !special.includes(n) && model.workers[n].pc === 0 && !model.workers[n].done);
   for (const name of names) {
     const wm = model.workers[name];
+    if (wm.pc === 0 && !special.includes(name) && name !== firstIdle) continue;
     // A worker waits for its lease while another lease is live: a refused acquire changes no
     // state, so every state it could lead to is reached by the schedules where it waits.
     if (!wm.done && !(PROGRAM[wm.pc] === 'acquire' && model.live.length > 0)) steps.push({ actor: name, kind: PROGRAM[wm.pc] });
@@ -271,10 +281,13 @@ export async function explore(subject: Subject, options: ExploreOptions): Promis
   const visited = subject.digest ? new Map<string, number>() : undefined;
   const reduce = options.reduce !== false;
   const useSleep = reduce && !visited;
+  // The redelivering worker is not interchangeable with the others.
+  const special = subject.operationIds ? [names[names.length - 1]] : [];
+  const symmetric = reduce;
 
   const dfs = async (path: Step[], model: Model, sleep: Set<string>): Promise<void> => {
     if (best && path.length + 1 >= best.steps.length) return; // cannot find a shorter counter-example
-    const enabled = enabledSteps(model, names);
+    const enabled = enabledSteps(model, names, symmetric ? special : names);
     if (enabled.length === 0) {
       schedules++;
       return;
