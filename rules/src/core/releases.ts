@@ -143,8 +143,8 @@ function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode:
       out.push({ kind: 'redisCheckThenDelete', node: call, key, check: checked.check, ownerValue: checked.ownerValue, setNx });
       continue;
     }
-    // A lock-named key counts when the file takes Redis locks or the receiver is a known Redis client.
-    if (setNx || (locks.isLockKey(key) && (locks.sites.length > 0 || kind?.type === 'redis'))) {
+    // A lock-named key counts when the file takes Redis locks or the receiver is a Redis client (by import or name).
+    if (setNx || (locks.isLockKey(key) && (locks.sites.length > 0 || kind?.type === 'redis' || /redis|valkey/i.test(receiverPath(object).join('.'))))) {
       out.push({ kind: 'redisDelete', node: call, key, setNx, ownerValue: setNx?.value });
     }
   }
