@@ -683,5 +683,15 @@ export async function release(lockKey: string) {
 }`,
       errors: [{ messageId: 'redisDelete', line: 7, suggestions: [] }],
     },
+    {
+      name: 'a wrapped Redis client (known by name) deletes a lock-named key',
+      code: `export class JobRunner {
+  constructor(private readonly redisClient: { del(key: string): Promise<number> }) {}
+  async finish(jobId: string) {
+    await this.redisClient.del(\`job:\${jobId}:lock\`);
+  }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 4, suggestions: [] }],
+    },
   ],
 });
