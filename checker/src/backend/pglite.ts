@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { constants, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -55,7 +55,8 @@ export class PgliteDatabase implements Database {
   static async openScratch(): Promise<PgliteDatabase> {
     const template = await ensureTemplate();
     const dataDir = mkdtempSync(join(tmpdir(), 'fencelint-check-'));
-    cpSync(template, dataDir, { recursive: true });
+    // A clone where the file system supports it (btrfs, xfs), a plain copy elsewhere.
+    cpSync(template, dataDir, { recursive: true, mode: constants.COPYFILE_FICLONE });
     try {
       return new PgliteDatabase(await PGlite.create(dataDir), dataDir, true);
     } catch (error) {
