@@ -74,11 +74,16 @@ fi
 echo "installed the .vsix in $(since "$t") s"
 
 PORT=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-"$CODE_SERVER" --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
+# Its own process group (setsid), so that stopping it also ends the extension host, the
+# language server and the file watchers it forks.
+setsid "$CODE_SERVER" --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
   --user-data-dir "$RUN/ud" --extensions-dir "$RUN/ext" > "$ARTIFACTS/code-server.log" 2>&1 &
 CS_PID=$!
 stop_code_server() {
-  kill "$CS_PID" 2>/dev/null && wait "$CS_PID" 2>/dev/null
+  kill -- "-$CS_PID" 2>/dev/null
+  for _ in $(seq 50); do kill -0 -- "-$CS_PID" 2>/dev/null || break; sleep 0.1; done
+  kill -9 -- "-$CS_PID" 2>/dev/null
+  wait "$CS_PID" 2>/dev/null
   # The extension host logs hold the fencelint output channel and the server's stderr.
   cp -r "$RUN/ud/logs" "$ARTIFACTS/code-server-logs" 2>/dev/null
   return 0
