@@ -89,6 +89,7 @@ stop_code_server() {
   return 0
 }
 trap stop_code_server EXIT
+trap 'exit 143' TERM INT   # so that a timeout from ci.sh still stops code-server (EXIT trap)
 t=$(now)
 until curl -fsS "http://127.0.0.1:$PORT/healthz" > /dev/null 2>&1; do
   if ! kill -0 "$CS_PID" 2>/dev/null || [ $(( $(now) - t )) -gt 30000 ]; then
