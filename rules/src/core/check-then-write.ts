@@ -18,7 +18,7 @@ import type { AcquireSite } from './acquires.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions, isComparison, readsOf, restOfBlock, type Guard } from './guards.js';
 import { judgeKnexWrite, readKnexWrite } from './knex-writes.js';
-import { ABORT_SIGNAL_ASSERT, ABORT_SIGNAL_MEMBER, EXPIRY_MEMBER, GENERIC_EXTEND_METHOD, GENERIC_VALIDITY_MEMBER, REMAINING_TIME_MEMBER, type LockModel } from './models/locks.js';
+import { ABORT_SIGNAL_ASSERT, ABORT_SIGNAL_MEMBER, EXPIRY_MEMBER, GENERIC_EXTEND_METHOD, VALIDITY_HELPER_ASSERT, VALIDITY_HELPER_CHECK_WORD, VALIDITY_HELPER_LOCK_WORD, GENERIC_VALIDITY_MEMBER, REMAINING_TIME_MEMBER, type LockModel } from './models/locks.js';
 import { DYNAMO_READ_COMMAND, KEY_VALUE_READ_METHOD, KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, RECORD_SAVE_METHOD, TOKEN_KEY_TEXT, TOKEN_READER_NAME, VERSION_FIELD } from './models/record-reads.js';
 import { isHandleTokenName, isStrongTokenName, isTokenColumnName } from './models/token-names.js';
 import { camel, judgeObjectWrite, readObjectWrite } from './object-writes.js';
@@ -419,6 +419,10 @@ function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: R
   for (const call of analysis.calls) {
     const method = calleeName(call) ?? '';
     const object = calleeObject(call);
+    if (isValidityHelper(method, object)) {
+      helperCheck(call, method, sourceCode, push);
+      continue;
+    }
     if (!object) continue;
     // `lock.expiration > Date.now()`: found from the clock call.
     if (isClock(call) && call.parent) {
@@ -469,6 +473,24 @@ function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: R
   }
   // Validity members read as properties: `if (!mutex.isAcquired) throw`, `lock.expiration < new Date()`.
   for (const site of analysis.acquires) propertyChecks(site, analysis, sourceCode, push);
+}
+
+/** `isLockHeld(key, token)`, `this.stillOwnsLease()`: a same-file or service helper that checks ownership. */
+function isValidityHelper(method: string, object: Node | undefined): boolean {
+  if (!VALIDITY_HELPER_LOCK_WORD.test(method) || !VALIDITY_HELPER_CHECK_WORD.test(method)) return false;
+  // `lock.isHeld()` and friends are handled as handle members; here only free helpers and `this.x()`.
+  return !object || unwrap(object).type === AST_NODE_TYPES.ThisExpression;
+}
+
+function helperCheck(call: TSESTree.CallExpression, method: string, sourceCode: SourceCode, push: (kind: CheckKind, node: Node, guards: Guard[]) => void): void {
+  let top: Node = call;
+  while (top.parent?.type === AST_NODE_TYPES.AwaitExpression) top = top.parent;
+  if (top.parent?.type === AST_NODE_TYPES.ExpressionStatement && VALIDITY_HELPER_ASSERT.test(method)) {
+    const rest = restOfBlock(top.parent);
+    if (rest) push('leaseValidity', call, [{ statement: top.parent, regions: [rest] }]);
+    return;
+  }
+  push('leaseValidity', call, guardsOf(call, sourceCode));
 }
 
 /** `if (signal.aborted) throw signal.error` / `signal.throwIfAborted()` in a redlock `using` callback. */

@@ -155,6 +155,14 @@ export const GENERIC_EXTEND_METHOD = /^(?:extend|renew|refresh|keepAlive|heartbe
  */
 export const ABORT_SIGNAL_MEMBER = /^aborted$/;
 export const ABORT_SIGNAL_ASSERT = /^throwIfAborted$/;
+/**
+ * A helper that asks whether the lock is still ours: `isLockHeld(key, token)`, `stillOwnsLease()`,
+ * `verifyLockOwnership(...)`. Both parts are needed: a lock word and a validity word.
+ */
+export const VALIDITY_HELPER_LOCK_WORD = /Lock|Lease|Mutex|^(?:lock|lease|mutex)/;
+export const VALIDITY_HELPER_CHECK_WORD = /Held|Valid|Own|Alive|Active|Holder|Holds|Still|Expired|Lost/;
+/** Helpers of that kind that throw instead of returning: `await assertLockHeld(key)`. */
+export const VALIDITY_HELPER_ASSERT = /^(?:assert|ensure|verify|require|check)/;
 /** Method names that release a lock on a handle or an authority of any library. */
 export const GENERIC_RELEASE_METHOD = /^(?:release|unlock|releaseLock|releaseLease|free|revoke|end)$/;
 export const CUSTOM_ADVICE = `return a fence token from the authority's acquire: ${DURABLE_COUNTER}`;
