@@ -309,6 +309,15 @@ export async function apply(id: string, fenceToken: number, body: string) {
   });
 }`,
     },
+    {
+      name: 'a lock-named helper in a file that takes no lock (an account lock flag)',
+      code: `${pg}
+async function isAccountLockActive(id: string) { return id.length > 0; }
+export async function unlockAccount(id: string) {
+  if (!(await isAccountLockActive(id))) return;
+  await pool.query('UPDATE accounts SET locked = false WHERE id = $1', [id]);
+}`,
+    },
   ],
   invalid: [
     {
@@ -706,6 +715,31 @@ export async function apply(id: string, fenceToken: number, body: string) {
   await pool.query('UPDATE documents SET body = $1, fence_token = $2 WHERE id = $3', [body, fenceToken, id]);
 }`,
       errors: [{ messageId: 'storedTokenCheck', line: 7 }],
+    },
+    {
+      name: 'an ownership helper guards the write, and an asserting helper too',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+async function isLockOwner(key: string, token: string) {
+  return (await redis.get(key)) === token;
+}
+async function assertLockHeld(key: string, token: string) {
+  if ((await redis.get(key)) !== token) throw new Error('lost');
+}
+export async function settle(id: string, token: string) {
+  const key = \`lock:settle:\${id}\`;
+  if (!(await redis.set(key, token, 'PX', 5000, 'NX'))) return;
+  if (!(await isLockOwner(key, token))) throw new Error('lost the lock');
+  await pool.query('UPDATE invoices SET settled = true WHERE id = $1', [id]);
+  await assertLockHeld(key, token);
+  await pool.query('UPDATE invoices SET paid = true WHERE id = $1', [id]);
+}`,
+      errors: [
+        { messageId: 'leaseValidityCheck', line: 15 },
+        { messageId: 'leaseValidityCheck', line: 17 },
+      ],
     },
   ],
 });
