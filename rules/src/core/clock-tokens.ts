@@ -5,11 +5,11 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { staticString, unwrap, type Node } from './ast.js';
+import { calleeName, staticString, type Node } from './ast.js';
 import type { OriginKind } from './models/clock-sources.js';
 import { readSqlCall } from './sql-writes.js';
 import type { SqlStatementInfo } from './sql/types.js';
-import { describePlace, isTokenColumn, tokenStrength, type TokenPlaceOptions } from './token-places.js';
+import { describePlace, isTokenColumn, mayHoldFenceTokens, tokenStrength, type TokenPlaceOptions } from './token-places.js';
 import { ValueFlow, type ValuePlace } from './value-flow.js';
 import { clockSourceOf, isClockPackage, sqlClockFunction, type ValueOrigin } from './value-origin.js';
 
@@ -23,68 +23,87 @@ export type ClockTokenFinding =
  */
 const SQL_CLOCK_HINT = /clock_timestamp|(?<![.\w])now\s*\(|current_timestamp|statement_timestamp|transaction_timestamp|unix_timestamp|utc_timestamp|sysdate|gen_random_uuid|uuid_generate|(?<![.\w])rand(?:om)?\s*\(/i;
 const SQL_WRITE_HINT = /\b(?:update|insert|merge)\b/i;
+/** Methods that send a write's SQL text (pg, mysql2, pg-promise, Prisma raw, knex raw, Sequelize, TypeORM). */
+const SQL_WRITE_METHODS = new Set(['query', 'execute', 'exec', 'run', 'raw', 'unsafe', 'none', 'one', 'oneOrNone', 'many', 'manyOrNone', 'any', 'result', 'multi', '$executeRawUnsafe', '$queryRawUnsafe', 'executeQuery', 'sql']);
 
 export interface ClockTokenFinder {
   recordImport(node: TSESTree.ImportDeclaration): void;
-  recordRequire(node: TSESTree.VariableDeclarator): void;
-  recordSource(node: TSESTree.CallExpression | TSESTree.NewExpression): void;
-  checkSql(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, report: (f: ClockTokenFinding) => void): void;
+  /** Every call and tagged template: clock sources, `require`s of clock packages, SQL that may set a token. */
+  recordCall(node: TSESTree.CallExpression | TSESTree.NewExpression | TSESTree.TaggedTemplateExpression): void;
   finish(report: (f: ClockTokenFinding) => void): void;
 }
 
 export function findClockTokens(sourceCode: SourceCode, options: TokenPlaceOptions): ClockTokenFinder {
   const localNames = new Set<string>();
   const origins: ValueOrigin[] = [];
-  let sqlHint: boolean | undefined;
+  const sqlCandidates: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression> = [];
+
+  const recordRequire = (call: TSESTree.CallExpression) => {
+    const source = call.arguments[0] && staticString(call.arguments[0]);
+    if (!source || !isClockPackage(source)) return;
+    let declarator: Node | undefined = call.parent;
+    if (declarator?.type === AST_NODE_TYPES.MemberExpression) declarator = declarator.parent;
+    if (declarator?.type !== AST_NODE_TYPES.VariableDeclarator) return;
+    if (declarator.id.type === AST_NODE_TYPES.Identifier) localNames.add(declarator.id.name);
+    else if (declarator.id.type === AST_NODE_TYPES.ObjectPattern) {
+      for (const prop of declarator.id.properties) {
+        const value = prop.type === AST_NODE_TYPES.Property ? (prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value) : undefined;
+        if (value?.type === AST_NODE_TYPES.Identifier) localNames.add(value.name);
+      }
+    }
+  };
+
+  const checkSql = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, report: (f: ClockTokenFinding) => void) => {
+    const call = readSqlCall(node, sourceCode);
+    if (!call) return;
+    for (const statement of call.source.analysis.statements) {
+      if (statement.kind !== 'update' && statement.kind !== 'insert' && statement.kind !== 'merge') continue;
+      const seen = new Set<string>();
+      for (const assignment of [...statement.assignments, ...(statement.insertedValues ?? [])]) {
+        if (seen.has(assignment.column)) continue;
+        const strength = isTokenColumn(assignment.column, statement.table, options);
+        const fn = strength && sqlClockFunction(assignment.value);
+        if (!fn || (fn.kind !== 'clock' && strength !== 'strong')) continue;
+        seen.add(assignment.column);
+        const at = assignmentOffset(call.source.analysis.text, statement, assignment.column, assignment.value.text);
+        const index = at === undefined ? undefined : sourceIndex(call.source, at.offset);
+        const loc =
+          index === undefined
+            ? { start: call.node.loc.start, end: call.node.loc.start }
+            : { start: sourceCode.getLocFromIndex(index), end: sourceCode.getLocFromIndex(Math.min(index + at!.length, sourceCode.text.length)) };
+        report({ type: 'sql', loc, kind: fn.kind, column: assignment.column, source: fn.name });
+      }
+    }
+  };
 
   return {
     recordImport(node) {
       if (!isClockPackage(node.source.value)) return;
       for (const spec of node.specifiers) localNames.add(spec.local.name);
     },
-    recordRequire(node) {
-      const init = unwrap(node.init!);
-      const call = init.type === AST_NODE_TYPES.MemberExpression ? unwrap(init.object) : init;
-      if (call.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.Identifier || call.callee.name !== 'require') return;
-      const source = call.arguments[0] && staticString(call.arguments[0]);
-      if (!source || !isClockPackage(source)) return;
-      if (node.id.type === AST_NODE_TYPES.Identifier) localNames.add(node.id.name);
-      else if (node.id.type === AST_NODE_TYPES.ObjectPattern) {
-        for (const prop of node.id.properties) {
-          const value = prop.type === AST_NODE_TYPES.Property ? (prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value) : undefined;
-          if (value?.type === AST_NODE_TYPES.Identifier) localNames.add(value.name);
+    recordCall(node) {
+      if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+        if (node.parent.type !== AST_NODE_TYPES.TemplateLiteral) sqlCandidates.push(node);
+        return;
+      }
+      if (node.type === AST_NODE_TYPES.CallExpression) {
+        if (node.callee.type === AST_NODE_TYPES.Identifier && node.callee.name === 'require') {
+          recordRequire(node);
+          return;
+        }
+        const first = node.arguments[0];
+        if (first && SQL_WRITE_METHODS.has(calleeName(node) ?? '') && (first.type === AST_NODE_TYPES.Literal || first.type === AST_NODE_TYPES.TemplateLiteral || first.type === AST_NODE_TYPES.Identifier || first.type === AST_NODE_TYPES.BinaryExpression || first.type === AST_NODE_TYPES.ObjectExpression)) {
+          sqlCandidates.push(node);
         }
       }
-    },
-    recordSource(node) {
       const origin = clockSourceOf(node, sourceCode, localNames);
       if (origin) origins.push(origin);
     },
-    checkSql(node, report) {
-      sqlHint ??= SQL_WRITE_HINT.test(sourceCode.text) && SQL_CLOCK_HINT.test(sourceCode.text);
-      if (!sqlHint) return;
-      const call = readSqlCall(node, sourceCode);
-      if (!call) return;
-      for (const statement of call.source.analysis.statements) {
-        if (statement.kind !== 'update' && statement.kind !== 'insert' && statement.kind !== 'merge') continue;
-        const seen = new Set<string>();
-        for (const assignment of [...statement.assignments, ...(statement.insertedValues ?? [])]) {
-          if (seen.has(assignment.column)) continue;
-          const strength = isTokenColumn(assignment.column, statement.table, options);
-          const fn = strength && sqlClockFunction(assignment.value);
-          if (!fn || (fn.kind !== 'clock' && strength !== 'strong')) continue;
-          seen.add(assignment.column);
-          const at = assignmentOffset(call.source.analysis.text, statement, assignment.column, assignment.value.text);
-          const index = at === undefined ? undefined : sourceIndex(call.source, at.offset);
-          const loc =
-            index === undefined
-              ? { start: call.node.loc.start, end: call.node.loc.start }
-              : { start: sourceCode.getLocFromIndex(index), end: sourceCode.getLocFromIndex(Math.min(index + at!.length, sourceCode.text.length)) };
-          report({ type: 'sql', loc, kind: fn.kind, column: assignment.column, source: fn.name });
-        }
-      }
-    },
     finish(report) {
+      if ((origins.length === 0 && sqlCandidates.length === 0) || !mayHoldFenceTokens(sourceCode, options)) return;
+      if (sqlCandidates.length > 0 && SQL_WRITE_HINT.test(sourceCode.text) && SQL_CLOCK_HINT.test(sourceCode.text)) {
+        for (const node of sqlCandidates) checkSql(node, report);
+      }
       if (origins.length === 0) return;
       const flow = new ValueFlow(sourceCode);
       const reported = new Set<Node>();
@@ -95,10 +114,9 @@ export function findClockTokens(sourceCode: SourceCode, options: TokenPlaceOptio
           // Random values and time-ordered ids are tokens only under a name that says so:
           // a random `token` on a lease is usually the owner value a compare-and-delete checks.
           if (origin.kind !== 'clock' && strength !== 'strong') return false;
-          const node = place.kind === 'binding' || place.kind === 'property' || place.kind === 'member' ? place.node : place.node;
-          if (!reported.has(node)) {
-            reported.add(node);
-            report({ type: 'value', node, kind: origin.kind, place: describePlace(place), source: origin.text, sourceLine: origin.node.loc.start.line });
+          if (!reported.has(place.node)) {
+            reported.add(place.node);
+            report({ type: 'value', node: place.node, kind: origin.kind, place: describePlace(place), source: origin.text, sourceLine: origin.node.loc.start.line });
           }
           return true;
         });

@@ -210,10 +210,19 @@ export function isTokenColumn(column: string, table: string | undefined, options
  * word that gives weak names (`token`, `version`) their meaning, or an issuer's name. Lets the
  * token rules skip most files with one scan of the text.
  */
-const TOKEN_HINT = /fenc|generation|sequencer|epoch|lease|lock|grant|assign|elect|claim|obtain|acquire|holder|owner|takeover|campaign|leader|(?:next|issue|mint|allocate)_?token/i;
+const TOKEN_HINT = /[fF]enc|FENC|[gG]eneration|[sS]equencer|[eE]poch|[lL]ease|LEASE|(?<![a-z])lock|Lock|LOCK|[gG]rant|[hH]older|[oO]wner|[lL]eader|[eE]lect|[cC]laim|[tT]akeover|[aA]cquire|[aA]uthority|(?:next|issue|mint|allocate)_?[tT]oken/;
 
-export function mayHoldFenceTokens(text: string, options: TokenPlaceOptions = {}): boolean {
-  if (TOKEN_HINT.test(text)) return true;
+const hintCache = new WeakMap<SourceCode, boolean>();
+
+/** Cached per file, so the token rules scan its text once between them. */
+export function mayHoldFenceTokens(sourceCode: SourceCode, options: TokenPlaceOptions = {}): boolean {
+  let hinted = hintCache.get(sourceCode);
+  if (hinted === undefined) {
+    hinted = TOKEN_HINT.test(sourceCode.text);
+    hintCache.set(sourceCode, hinted);
+  }
+  if (hinted) return true;
+  const text = sourceCode.text;
   const lower = options.extraNames?.length ? text.toLowerCase() : '';
   return (options.extraNames ?? []).some((n) => lower.includes(n.toLowerCase())) || (!!options.tokenColumn && text.includes(options.tokenColumn));
 }

@@ -36,6 +36,18 @@ const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '**', '|', '&', '^', '<<', 
 /** Prisma / Mongo filter operators: the token is the key one level up. */
 const FILTER_OPERATOR = /^\$?(?:lt|lte|gt|gte|eq|equals|ne|not|set|in)$/;
 const SQL_VALUES_KEY = /^(?:values|bind|replacements|params|parameters)$/;
+const SQL_WRITE_WORD = /\b(?:update|insert|merge|upsert)\b/i;
+
+/** A cheap look at a call before its SQL is read: a tagged template, or a first argument that is text or a name. */
+function mayBeSql(call: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): boolean {
+  if (call.type === AST_NODE_TYPES.TaggedTemplateExpression) return true;
+  const first = call.arguments[0];
+  if (!first) return false;
+  const n = unwrap(first);
+  if (n.type === AST_NODE_TYPES.Literal) return typeof n.value === 'string' && SQL_WRITE_WORD.test(n.value);
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.quasis.some((q) => SQL_WRITE_WORD.test(q.value.raw));
+  return n.type === AST_NODE_TYPES.Identifier || n.type === AST_NODE_TYPES.ObjectExpression || n.type === AST_NODE_TYPES.BinaryExpression || n.type === AST_NODE_TYPES.MemberExpression;
+}
 
 /** The name a function is known by: declaration id, method/property key, or the variable it is bound to. */
 export function functionName(fn: FunctionNode): string | undefined {
@@ -82,8 +94,12 @@ export function thisMemberName(member: TSESTree.MemberExpression): string | unde
 
 export class ValueFlow {
   private readonly thisIndex = new Map<Node, ThisMembers>();
+  /** Whether the file writes SQL at all: values are looked up in SQL calls only then. */
+  private readonly writesSql: boolean;
 
-  constructor(private readonly sourceCode: SourceCode) {}
+  constructor(private readonly sourceCode: SourceCode) {
+    this.writesSql = SQL_WRITE_WORD.test(sourceCode.text);
+  }
 
   /** Follows the value of `start`; `visit` sees each place, in the order reached. */
   follow(start: Node, visit: PlaceVisitor): void {
@@ -333,7 +349,9 @@ export class ValueFlow {
 
   /** If `value` is bound to a `$n` of a SQL call, one place per column that `$n` is assigned to or compared with. */
   private visitSql(value: Node, visit: PlaceVisitor): void {
+    if (!this.writesSql) return;
     for (const callNode of sqlCallsHolding(value, this.sourceCode)) {
+      if (!mayBeSql(callNode)) continue;
       const call = readSqlCall(callNode, this.sourceCode);
       if (!call) continue;
       for (const statement of call.source.analysis.statements) {
