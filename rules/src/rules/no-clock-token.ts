@@ -1,7 +1,5 @@
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { tokenColumnSetting } from '../core/settings.js';
 import { findClockTokens, type ClockTokenFinding } from '../core/clock-tokens.js';
-import { mayHoldFenceTokens } from '../core/token-places.js';
 import { createRule } from '../util/create-rule.js';
 
 export type Options = [{ tokenNames?: string[] }];
@@ -41,7 +39,6 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{}],
   create(context, [options]) {
     const placeOptions = { extraNames: options.tokenNames ?? [], tokenColumn: tokenColumnSetting(context.settings) };
-    if (!mayHoldFenceTokens(context.sourceCode.text, placeOptions)) return {};
     const finder = findClockTokens(context.sourceCode, placeOptions);
     const report = (finding: ClockTokenFinding) => {
       if (finding.type === 'sql') {
@@ -60,15 +57,9 @@ export default createRule<Options, MessageIds>({
     };
     return {
       ImportDeclaration: (node) => finder.recordImport(node),
-      'VariableDeclarator[init]': (node: TSESTree.VariableDeclarator) => finder.recordRequire(node),
-      CallExpression: (node) => {
-        finder.recordSource(node);
-        finder.checkSql(node, report);
-      },
-      NewExpression: (node) => finder.recordSource(node),
-      TaggedTemplateExpression: (node) => {
-        if (node.parent.type !== AST_NODE_TYPES.TemplateLiteral) finder.checkSql(node, report);
-      },
+      CallExpression: (node) => finder.recordCall(node),
+      NewExpression: (node) => finder.recordCall(node),
+      TaggedTemplateExpression: (node) => finder.recordCall(node),
       'Program:exit': () => finder.finish(report),
     };
   },
