@@ -17,7 +17,7 @@ import { GENERIC_RELEASE_METHOD } from './models/locks.js';
 import { isTokenColumnName } from './models/token-names.js';
 import { readObjectWrite, type ObjectWrite } from './object-writes.js';
 import { receiverKey } from './receivers.js';
-import { keyText, RedisLockKeys, type SetNxSite } from './redis-locks.js';
+import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from './redis-locks.js';
 import { readSqlCall, type SqlCall } from './sql-writes.js';
 import type { SqlStatementInfo } from './sql/types.js';
 
@@ -132,10 +132,15 @@ function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode:
     if (kind && kind.type !== 'redis') continue;
     if (watched(call, key, analysis.calls, sourceCode)) continue;
     const checked = checkBeforeDelete(call, key, analysis.calls, sourceCode);
-    const found = locks.setNxOf(key);
+    // `SET idem:<op> 1 NX` marks an operation as seen: a constant value under a key that is not
+    // named as a lock is a dedup or rate-limit marker, not a lock with an owner.
+    const taken = locks.setNxOf(key);
+    const marker = taken !== undefined && taken.value !== undefined && unwrap(taken.value).type === AST_NODE_TYPES.Literal && !isLockNamedKey(key, sourceCode);
+    const found = marker ? undefined : taken;
     // The compare-and-delete suggestion rewrites a plain `del(key)` only.
     const setNx = raw ? undefined : found;
-    if (raw && (found || locks.isLockKey(key))) {
+    const lockKey = found !== undefined || isLockNamedKey(key, sourceCode);
+    if (raw && lockKey) {
       out.push(checked ? { kind: 'redisCheckThenDelete', node: call, key, check: checked.check, ownerValue: checked.ownerValue } : { kind: 'redisDelete', node: call, key });
       continue;
     }
@@ -144,7 +149,7 @@ function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode:
       continue;
     }
     // A lock-named key counts when the file takes Redis locks or the receiver is a Redis client (by import or name).
-    if (setNx || (locks.isLockKey(key) && (locks.sites.length > 0 || kind?.type === 'redis' || /redis|valkey/i.test(receiverPath(object).join('.'))))) {
+    if (setNx || (lockKey && (locks.sites.length > 0 || kind?.type === 'redis' || /redis|valkey/i.test(receiverPath(object).join('.'))))) {
       out.push({ kind: 'redisDelete', node: call, key, setNx, ownerValue: setNx?.value });
     }
   }
