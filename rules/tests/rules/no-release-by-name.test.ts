@@ -236,6 +236,15 @@ export async function release(lockKey: string, owner: string) {
   await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, lockKey, owner);
 }`,
     },
+    {
+      name: 'an idempotency marker taken with SET NX and a constant value, deleted on failure',
+      code: `${ioredis}
+export async function handle(opId: string, apply: () => Promise<void>) {
+  const first = await redis.set(\`idem:\${opId}\`, '1', 'EX', 86400, 'NX');
+  if (!first) return;
+  try { await apply(); } catch (err) { await redis.del(\`idem:\${opId}\`); throw err; }
+}`,
+    },
   ],
   invalid: [
     {
