@@ -118,8 +118,10 @@ function packageSource(binding: ImportOf, path: readonly string[]): ClockSource 
  * set lookup.
  */
 export function isClockPackage(source: string): boolean {
-  return PACKAGE_CLOCK_SOURCES.some((p) => p.packages.includes(source));
+  return CLOCK_PACKAGES.has(source);
 }
+
+const CLOCK_PACKAGES: ReadonlySet<string> = new Set(PACKAGE_CLOCK_SOURCES.flatMap((p) => p.packages));
 
 /**
  * The clock or random source this call or `new` is, if it is one. `localNames` holds the
