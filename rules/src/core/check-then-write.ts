@@ -106,10 +106,14 @@ function relevant(check: Check, write: GuardedWrite): boolean {
   if (check.forUpdateReceiver !== undefined && write.receiver === check.forUpdateReceiver) return false;
   // Redis keeps the token and the value under different keys, so keys are not compared.
   if (check.readSink === write.sink && write.sink !== 'redis' && check.readTarget && write.target && check.readTarget !== write.target) {
-    return stores(write, check.field);
+    // The current token read from the authority or lease table is a lease check for any write.
+    return TOKEN_REGISTRY.test(check.readTarget) || stores(write, check.field);
   }
   return true;
 }
+
+/** Tables that hold the current token or lease rather than the resource: `fence_authority`, `leases`. */
+const TOKEN_REGISTRY = /fenc|authorit|lease|lock|token/i;
 
 /** A SERIALIZABLE transaction in the same function makes the check and the write one unit. */
 function serializable(node: Node, sourceCode: SourceCode): boolean {
