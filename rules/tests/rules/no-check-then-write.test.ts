@@ -741,5 +741,16 @@ export async function settle(id: string, token: string) {
         { messageId: 'leaseValidityCheck', line: 17 },
       ],
     },
+    {
+      name: 'the current token read from the authority table, compared, then a write to the resource',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  const { rows } = await pool.query('SELECT fence_token FROM fence_authority WHERE resource_key = $1', [key]);
+  if (rows[0].fence_token !== lease.fenceToken) throw new Error('lease superseded');
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 10 }],
+    },
   ],
 });
