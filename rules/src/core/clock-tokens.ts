@@ -11,7 +11,7 @@ import { readSqlCall } from './sql-writes.js';
 import type { SqlStatementInfo } from './sql/types.js';
 import { describePlace, isTokenColumn, mayHoldFenceTokens, tokenStrength, type TokenPlaceOptions } from './token-places.js';
 import { ValueFlow, type ValuePlace } from './value-flow.js';
-import { clockSourceOf, isClockPackage, sqlClockFunction, type ValueOrigin } from './value-origin.js';
+import { clockSourceOf, isClockPackage, sqlClockFragmentOf, sqlClockFunction, type ValueOrigin } from './value-origin.js';
 
 export type ClockTokenFinding =
   | { type: 'value'; node: Node; kind: OriginKind; place: string; source: string; sourceLine: number }
@@ -84,6 +84,8 @@ export function findClockTokens(sourceCode: SourceCode, options: TokenPlaceOptio
     recordCall(node) {
       if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
         if (node.parent.type !== AST_NODE_TYPES.TemplateLiteral) sqlCandidates.push(node);
+        const fragment = sqlClockFragmentOf(node);
+        if (fragment) origins.push(fragment);
         return;
       }
       if (node.type === AST_NODE_TYPES.CallExpression) {
@@ -96,7 +98,7 @@ export function findClockTokens(sourceCode: SourceCode, options: TokenPlaceOptio
           sqlCandidates.push(node);
         }
       }
-      const origin = clockSourceOf(node, sourceCode, localNames);
+      const origin = clockSourceOf(node, sourceCode, localNames) ?? (node.type === AST_NODE_TYPES.CallExpression ? sqlClockFragmentOf(node) : undefined);
       if (origin) origins.push(origin);
     },
     finish(report) {

@@ -20,8 +20,8 @@ import type { SqlValue } from './sql/types.js';
 
 export interface ValueOrigin {
   kind: OriginKind;
-  /** The source expression (`Date.now()`). */
-  node: TSESTree.CallExpression | TSESTree.NewExpression;
+  /** The source expression (`Date.now()`, `knex.fn.now()`, sql`now()`). */
+  node: TSESTree.CallExpression | TSESTree.NewExpression | TSESTree.TaggedTemplateExpression;
   /** How messages name it, e.g. `Date.now()`. */
   text: string;
 }
@@ -167,4 +167,33 @@ export function sqlClockFunction(value: SqlValue): { kind: OriginKind; name: str
   if (clock) return { kind: 'clock', name: clock };
   const random = value.functions.find((f) => SQL_RANDOM_FUNCTIONS.has(f));
   return random ? { kind: 'random', name: random } : undefined;
+}
+
+/** SQL clock functions inside a fragment of SQL text (`db.raw('extract(epoch from now())')`). */
+const SQL_FRAGMENT_CLOCK = /\b(?:now|clock_timestamp|statement_timestamp|transaction_timestamp|current_timestamp|localtimestamp|unix_timestamp|utc_timestamp|sysdate)\b/i;
+const SQL_FRAGMENT_WRITE = /\b(?:update|insert|delete|select|merge)\b/i;
+
+/**
+ * A query builder's database-clock value: knex `db.fn.now()`, `db.raw('now()')`,
+ * Sequelize `fn('NOW')` / `literal('CURRENT_TIMESTAMP')`, drizzle or slonik sql`now()`.
+ * Fragments only: a whole statement is read as SQL elsewhere.
+ */
+export function sqlClockFragmentOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): ValueOrigin | undefined {
+  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+    const text = node.quasi.quasis.map((q) => q.value.raw).join(' ');
+    if (node.quasi.expressions.length > 0 || text.length > 200 || SQL_FRAGMENT_WRITE.test(text)) return undefined;
+    const fn = SQL_FRAGMENT_CLOCK.exec(text);
+    return fn ? { kind: 'clock', node, text: `sql\`${text.trim()}\`` } : undefined;
+  }
+  const callee = unwrap(node.callee);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression && callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name : memberName(callee);
+  if (name === 'now' && callee.type === AST_NODE_TYPES.MemberExpression && memberName(unwrap(callee.object)) === 'fn' && node.arguments.length === 0) {
+    return { kind: 'clock', node, text: 'fn.now()' };
+  }
+  if (name !== 'raw' && name !== 'literal' && name !== 'fn') return undefined;
+  const first = node.arguments[0];
+  const text = first && staticString(first);
+  if (text === undefined || text.length > 200 || SQL_FRAGMENT_WRITE.test(text) || !SQL_FRAGMENT_CLOCK.test(name === 'fn' ? `${text}()` : text)) return undefined;
+  return { kind: 'clock', node, text: `${name}('${text}')` };
 }
