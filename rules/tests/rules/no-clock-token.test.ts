@@ -158,6 +158,14 @@ export async function touch(key: string) {
   await prisma.session.update({ where: { key }, data: { token: Date.now() } });
 }`,
     },
+    {
+      name: 'knex: fn.now() for updated_at next to a counter token',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function take(id: number) {
+  await db('leases').where({ id }).update({ fence_token: db.raw('fence_token + 1'), updated_at: db.fn.now() });
+}`,
+    },
   ],
   invalid: [
     {
@@ -456,6 +464,23 @@ export const grant = (resource: string) => new Lease(resource, Date.now());`,
   return { producerId, producerEpoch: Date.now() };
 }`,
       errors: [{ messageId: 'clockToken', line: 2 }],
+    },
+    {
+      name: 'knex: the database clock through fn.now()',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function steal(id: number, owner: string) {
+  await db('leases').where({ id }).update({ owner, fence_token: db.fn.now() });
+}`,
+      errors: [{ messageId: 'clockToken', line: 4, data: { place: '`fence_token`', source: 'fn.now()', line: 4 } }],
+    },
+    {
+      name: 'Sequelize: a NOW() fragment as the token',
+      code: `import { Sequelize } from 'sequelize';
+export async function takeOver(Lease: any, id: number) {
+  await Lease.update({ fencingToken: Sequelize.literal('CURRENT_TIMESTAMP') }, { where: { id } });
+}`,
+      errors: [{ messageId: 'clockToken', line: 3 }],
     },
   ],
 });
