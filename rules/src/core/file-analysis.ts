@@ -75,9 +75,10 @@ export interface FileAnalysis {
 
 /**
  * Words without which a file cannot hold a lock: lets most files skip the analysis entirely.
- * `lock`/`lease` must start a word or a camelCase part, so `block`, `clock` and `release` do not count.
+ * `lock`/`lease` must start a word or a camelCase part, so `block`, `clock` and `release` do not
+ * count, and OAuth's `acquireToken` is no acquire.
  */
-const LOCK_HINT = /acquire|(?<![A-Za-z])[lL]ock|(?<=[a-z0-9_])Lock|(?<![A-Za-z])[lL]ease|(?<=[a-z0-9_])Lease|LOCK|LEASE|[rR]edlock|mutex|Mutex|semaphore|Semaphore|\bNX\b|\bnx\s*:|setnx|setNX|advisory|fenc|Fenc/;
+const LOCK_HINT = /acquire(?!Token)|(?<![A-Za-z])[lL]ock|(?<=[a-z0-9_])Lock|(?<![A-Za-z])[lL]ease|(?<=[a-z0-9_])Lease|LOCK|LEASE|[rR]edlock|mutex|Mutex|semaphore|Semaphore|\bNX\b|\bnx\s*:|setnx|setNX|advisory|fenc|Fenc/;
 const MAX_CALL_DEPTH = 4;
 
 const cache = new WeakMap<SourceCode, FileAnalysis>();
