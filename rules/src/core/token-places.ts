@@ -51,8 +51,11 @@ export function isStrongName(name: string, options: TokenPlaceOptions = {}): boo
 
 /** `leaderEpoch`, `producer_epoch`, `ownerTerm`: the epoch or term of an owner is its fence. */
 const OWNER_EPOCH = /^(?:leader|holder|owner|lease|lock|shard|partition|producer|writer|coordinator|controller|primary|fencing)_?(?:epoch|term|generation|gen)$/i;
-/** `token`, `version`, and compounds ending in them (`leaseToken`, `lockVersion`), but not auth or paging tokens. */
-const WEAK_COMPOUND = /(?:^|_|[a-z])(?:token|tok|epoch|version|revision|rev|seq|sequence|term)$/i;
+/**
+ * `token`, `version`, and camel or snake compounds ending in them (`leaseToken`, `lock_version`), but
+ * not auth or paging tokens. Compounds of `epoch` and `term` are left out: `lastSeenEpoch` is a time.
+ */
+const WEAK_COMPOUND = /(?:[a-z0-9](?:Token|Version|Revision|Seq|Sequence)|_(?:token|version|revision|seq|sequence))$/;
 const NOT_FENCE_PREFIX = /^(?:access|refresh|id|csrf|xsrf|auth|api|session|bearer|reset|verify|verification|confirm|invite|page|next|continuation|cursor|push|device|client|app|schema|protocol|node|npm|package|sync)/i;
 
 function isWeakName(name: string): boolean {
