@@ -166,6 +166,16 @@ export async function take(id: number) {
   await db('leases').where({ id }).update({ fence_token: db.raw('fence_token + 1'), updated_at: db.fn.now() });
 }`,
     },
+    {
+      name: 'a lease class keeps an epoch-millisecond timestamp of its last renewal',
+      code: `export class LeaseKeeper {
+  private lastRenewalEpoch = 0;
+  renew(lease: { leaseId: string; previous?: string }) {
+    this.lastRenewalEpoch = Date.now();
+    return { leaseId: lease.leaseId, prev: Date.now() };
+  }
+}`,
+    },
   ],
   invalid: [
     {
