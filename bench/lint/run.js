@@ -115,8 +115,13 @@ async function main() {
 
   const base = baseConfig(entries);
   const withRules = withFencelint(base, fencelint);
+  // ESLint itself does more per file once any rule is on (rule contexts, selector matching over the
+  // traversal); one rule that listens to nothing measures that floor, so what fencelint adds shows apart.
+  const emptyRule = { meta: { type: 'problem', schema: [] }, create: () => ({}) };
+  const withEmptyRule = [...base, { files: ['**/*'], plugins: { bench: { rules: { empty: emptyRule } } }, rules: { 'bench/empty': 'error' } }];
   const configs = {
     baseline: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: base }),
+    emptyRule: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: withEmptyRule }),
     fencelint: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: withRules }),
   };
 
@@ -131,11 +136,11 @@ async function main() {
     console.warn(`parse errors differ between configs: ${warm.baseline.fatal} vs ${warm.fencelint.fatal}`);
   }
 
-  const times = { baseline: [], fencelint: [] };
-  const cpu = { baseline: [], fencelint: [] };
+  const times = { baseline: [], emptyRule: [], fencelint: [] };
+  const cpu = { baseline: [], emptyRule: [], fencelint: [] };
   for (let round = 0; round < options.rounds; round++) {
-    // Alternate which config goes first, so drift on a shared machine hits both alike.
-    const order = round % 2 === 0 ? ['baseline', 'fencelint'] : ['fencelint', 'baseline'];
+    // Alternate the order, so drift on a shared machine hits every config alike.
+    const order = round % 2 === 0 ? ['baseline', 'emptyRule', 'fencelint'] : ['fencelint', 'emptyRule', 'baseline'];
     for (const name of order) {
       const run = await timeLint(configs[name], files);
       times[name].push(run.ms);
@@ -143,6 +148,7 @@ async function main() {
     }
     console.log(
       `round ${round + 1}/${options.rounds}: baseline ${fmt(times.baseline.at(-1))} (cpu ${fmt(cpu.baseline.at(-1))}), ` +
+        `one empty rule ${fmt(times.emptyRule.at(-1))} (cpu ${fmt(cpu.emptyRule.at(-1))}), ` +
         `fencelint ${fmt(times.fencelint.at(-1))} (cpu ${fmt(cpu.fencelint.at(-1))})`,
     );
   }
@@ -153,6 +159,9 @@ async function main() {
   const cpuBaseline = median(cpu.baseline);
   const cpuFencelint = median(cpu.fencelint);
   const ratio = cpuFencelint / cpuBaseline;
+  const cpuEmptyRule = median(cpu.emptyRule);
+  const floorRatio = cpuEmptyRule / cpuBaseline;
+  const ownRatio = cpuFencelint / cpuEmptyRule;
   const perRule = await ruleTimes(withRules, files);
 
   const ours = warm.fencelint.findings.filter((f) => f.ruleId?.startsWith('fencelint/'));
@@ -163,11 +172,14 @@ async function main() {
   console.log(`lines of code:           ${lines}`);
   console.log(`parse errors:            ${warm.baseline.fatal}`);
   console.log(`baseline (parser only):  median ${fmt(medianBaseline)} wall, ${fmt(cpuBaseline)} cpu over ${options.rounds} rounds (${Math.round(lines / (cpuBaseline / 1000))} lines per cpu second)`);
+  console.log(`one empty rule:          median ${fmt(median(times.emptyRule))} wall, ${fmt(cpuEmptyRule)} cpu over ${options.rounds} rounds`);
   console.log(`fencelint recommended:   median ${fmt(medianFencelint)} wall, ${fmt(cpuFencelint)} cpu over ${options.rounds} rounds`);
   console.log(`rule time (stats run):   ${Object.entries(perRule.rules).map(([id, ms]) => `${id} ${ms.toFixed(0)} ms`).join(', ') || 'none'}`);
   console.log(`fencelint findings:      ${inFixtures} in fixtures, ${outside.length} in other people's code (none hold a lock; each is a false report)`);
   for (const finding of outside.slice(0, 10)) console.log(`  ${finding.file}:${finding.line} ${finding.ruleId}`);
   console.log(`wall-time ratio:         ${wallRatio.toFixed(3)}`);
+  console.log(`ESLint's floor:          ${floorRatio.toFixed(3)} (cpu time, one empty rule / baseline: what turning on any rule costs)`);
+  console.log(`fencelint's own cost:    ${ownRatio.toFixed(3)} (cpu time, fencelint / one empty rule)`);
   console.log(`ratio:                   ${ratio.toFixed(3)} (cpu time, fencelint / baseline; target <= ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'not met'})`);
 
   const report = {
@@ -181,9 +193,11 @@ async function main() {
     rounds: options.rounds,
     wallMs: times,
     cpuMs: cpu,
-    medianWallMs: { baseline: medianBaseline, fencelint: medianFencelint },
-    medianCpuMs: { baseline: cpuBaseline, fencelint: cpuFencelint },
+    medianWallMs: { baseline: medianBaseline, emptyRule: median(times.emptyRule), fencelint: medianFencelint },
+    medianCpuMs: { baseline: cpuBaseline, emptyRule: cpuEmptyRule, fencelint: cpuFencelint },
     wallRatio,
+    floorRatio,
+    ownRatio,
     ratio,
     ruleTimesMs: perRule.rules,
     findings: { fixtures: inFixtures, elsewhere: outside },
