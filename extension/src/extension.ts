@@ -6,6 +6,7 @@ import { FencelintStatusBar } from './status-bar';
 import { WorkspaceLinter } from './commands/lint-workspace';
 import { showTokenFlow } from './commands/show-token-flow';
 import { openRuleDocumentation } from './commands/open-rule-docs';
+import { RUNTIME_CHECK_SELECTOR, RuntimeCheckActions, runtimeCheck } from './commands/runtime-check';
 
 let client: LanguageClient | undefined;
 /** Listeners on the current client; a restart drops them with the client. */
@@ -56,6 +57,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('fencelint.restartServer', restart),
     vscode.commands.registerCommand('fencelint.openRuleDocumentation', openRuleDocumentation),
     vscode.commands.registerCommand('fencelint.showOutput', () => output.show(true)),
+    vscode.commands.registerCommand('fencelint.runtimeCheck', (uri?: vscode.Uri, line?: number) => runtimeCheck(output, uri, line)),
+    vscode.languages.registerCodeActionsProvider(RUNTIME_CHECK_SELECTOR, new RuntimeCheckActions()),
     // The server reads `trusted` once, at initialize: granting trust needs a fresh server.
     vscode.workspace.onDidGrantWorkspaceTrust(restart),
   );

@@ -1,0 +1,76 @@
+import * as vscode from 'vscode';
+import { checkerMissingMessage, locateChecker } from '../runtime-check/locate-checker';
+import { renderReportHtml, renderReportText } from '../runtime-check/render-report';
+import { runChecker } from '../runtime-check/run-checker';
+
+export const RUNTIME_CHECK_COMMAND = 'fencelint.runtimeCheck';
+const RULE_ID = 'fencelint/require-fence-condition';
+const TITLE = 'Confirm with runtime check';
+
+export const RUNTIME_CHECK_SELECTOR: vscode.DocumentSelector = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].map(
+  (language) => ({ language, scheme: 'file' }),
+);
+
+function isUnfencedWrite(diagnostic: vscode.Diagnostic): boolean {
+  const code = typeof diagnostic.code === 'object' ? diagnostic.code.value : diagnostic.code;
+  return diagnostic.source === 'fencelint' && code === RULE_ID;
+}
+
+/**
+ * Offers the runtime check next to the rule's fixes on a write the rule reports. It is a plain
+ * command, not a quick fix: it changes nothing in the file, it only runs the checker.
+ */
+export class RuntimeCheckActions implements vscode.CodeActionProvider {
+  provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    const diagnostic = context.diagnostics.find(isUnfencedWrite);
+    if (!diagnostic) return [];
+    const action = new vscode.CodeAction(TITLE);
+    action.command = { command: RUNTIME_CHECK_COMMAND, title: TITLE, arguments: [document.uri, diagnostic.range.start.line] };
+    action.diagnostics = [diagnostic];
+    return [action];
+  }
+}
+
+/**
+ * Runs the workspace's own `fencelint-check` on the SQL write at `line` (0-based, default: the
+ * cursor's) and shows the report with its SVG timeline. The checker and the code it loads come
+ * from the workspace, so it only runs in a trusted one.
+ */
+export async function runtimeCheck(output: vscode.LogOutputChannel, uri?: vscode.Uri, line?: number): Promise<void> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage('fencelint: the runtime check runs code from this workspace, so it needs a trusted workspace.');
+    return;
+  }
+  const editor = vscode.window.activeTextEditor;
+  const document = uri ? await vscode.workspace.openTextDocument(uri) : editor?.document;
+  if (!document) {
+    void vscode.window.showInformationMessage('fencelint: open a file and put the cursor on a SQL write.');
+    return;
+  }
+  const zeroBasedLine = line ?? (editor?.document === document ? editor.selection.active.line : 0);
+  const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+  if (document.uri.scheme !== 'file' || !folder) {
+    void vscode.window.showInformationMessage('fencelint: the runtime check works on files inside a workspace folder.');
+    return;
+  }
+  const binJs = locateChecker(folder.uri.fsPath);
+  if (!binJs) {
+    void vscode.window.showWarningMessage(checkerMissingMessage(folder.uri.fsPath));
+    return;
+  }
+  // The checker reads the file from disk.
+  if (document.isDirty && !(await document.save())) {
+    void vscode.window.showWarningMessage('fencelint: save the file first; the runtime check reads it from disk.');
+    return;
+  }
+  const location = `${vscode.workspace.asRelativePath(document.uri, false)}:${zeroBasedLine + 1}`;
+  const result = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `fencelint: runtime check of ${location}` },
+    () => runChecker(binJs, folder.uri.fsPath, document.uri.fsPath, zeroBasedLine + 1),
+  );
+  output.info(renderReportText(location, result.report));
+  const panel = vscode.window.createWebviewPanel('fencelint.runtimeCheck', `Fencelint runtime check: ${location}`, vscode.ViewColumn.Beside, {
+    enableScripts: false,
+  });
+  panel.webview.html = renderReportHtml(location, result.report, result.svg);
+}
