@@ -42,6 +42,15 @@ describe('extension manifest', () => {
     for (const { command } of manifest.contributes.commands) expect(sources).toContain(`registerCommand('${command}'`);
   });
 
+  it('enables the runtime check, which runs the workspace\'s own checker, in trusted workspaces only', () => {
+    const command = manifest.contributes.commands.find((c: { command: string }) => c.command === 'fencelint.runtimeCheck');
+    expect(`${command.category}: ${command.title}`).toBe('Fencelint: Confirm with runtime check');
+    expect(command.enablement).toBe('isWorkspaceTrusted');
+    for (const item of manifest.contributes.menus['editor/context'].filter((m: { command: string }) => m.command === 'fencelint.runtimeCheck')) {
+      expect(item.when).toContain('isWorkspaceTrusted');
+    }
+  });
+
   it('never registers a command id the server announces itself', () => {
     expect(sources).not.toContain("registerCommand('fencelint.server.");
   });
