@@ -69,8 +69,18 @@ export async function runtimeCheck(output: vscode.LogOutputChannel, uri?: vscode
     () => runChecker(binJs, folder.uri.fsPath, document.uri.fsPath, zeroBasedLine + 1),
   );
   output.info(renderReportText(location, result.report));
-  const panel = vscode.window.createWebviewPanel('fencelint.runtimeCheck', `Fencelint runtime check: ${location}`, vscode.ViewColumn.Beside, {
-    enableScripts: false,
-  });
+  // One view per checked line: checking it again (after the fix) replaces the report.
+  let panel = panels.get(location);
+  if (panel) {
+    panel.reveal(vscode.ViewColumn.Beside);
+  } else {
+    panel = vscode.window.createWebviewPanel('fencelint.runtimeCheck', `Fencelint runtime check: ${location}`, vscode.ViewColumn.Beside, {
+      enableScripts: false,
+    });
+    panels.set(location, panel);
+    panel.onDidDispose(() => panels.delete(location));
+  }
   panel.webview.html = renderReportHtml(location, result.report, result.svg);
 }
+
+const panels = new Map<string, vscode.WebviewPanel>();
