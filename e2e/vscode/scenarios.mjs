@@ -4,7 +4,7 @@
 // each step in $E2E_ARTIFACTS. One result line per scenario goes to $E2E_RESULTS.
 //
 //   E2E_PORT=8931 E2E_RUN=<dir> E2E_ARTIFACTS=<dir> E2E_RESULTS=<file> node vscode/scenarios.mjs
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -20,6 +20,9 @@ const RULE = 'fencelint/require-fence-condition';
 // the condition in the WHERE, the token stored in SET, the token appended to the parameters.
 const QUICK_FIX_TITLE = /Fence this write: compare and store `fence_token` with `fenceToken`/;
 const FIXED_CONDITION = 'AND fence_token < $3';
+const RUNTIME_CHECK_TITLE = 'Confirm with runtime check';
+/** The repository's checker (built by the root `npm run build`), installed into a workspace as npm would link it. */
+const CHECKER = resolve(fileURLToPath(import.meta.url), '../../../checker');
 const EXPECTED_FIXED = readFileSync(resolve(fileURLToPath(import.meta.url), '../../expected', FILE), 'utf8');
 
 function required(name) {
@@ -116,6 +119,15 @@ async function centerOf(locator) {
   const box = await locator.boundingBox();
   if (!box) throw new Error('element has no box');
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** The text of every frame of the page (webviews are nested iframes) that contains `text`. */
+async function frameWithText(page, text) {
+  for (const frame of page.frames()) {
+    const body = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+    if (body.includes(text)) return { frame, body };
+  }
+  return undefined;
 }
 
 const scenarios = {
@@ -267,6 +279,76 @@ const scenarios = {
     );
     await shot('saved-clean');
     return saved.split('\n').find((line) => line.includes('UPDATE'))?.trim();
+  },
+  /**
+   * "Confirm with runtime check" from the lightbulb on the unfenced write runs the workspace's
+   * fencelint-check and shows the stale write reproduced, with the SVG timeline; after the quick
+   * fix, the same command from the palette on that line shows that the fence holds.
+   */
+  async 'vscode: Confirm with runtime check, before and after the quick fix'({ page, shot, workspace }) {
+    mkdirSync(join(workspace, 'node_modules'), { recursive: true });
+    symlinkSync(CHECKER, join(workspace, 'node_modules', 'fencelint-checker'), 'dir');
+    await openFile(page, FILE);
+    const underline = squiggle(page);
+    await underline.waitFor({ timeout: 60_000 });
+    const checkRow = page.locator('.action-widget .monaco-list-row', { hasText: RUNTIME_CHECK_TITLE }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.click(...Object.values(await centerOf(underline)));
+      await page.locator('.monaco-editor .lightBulbWidget').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page.keyboard.press('Control+.');
+      try {
+        await checkRow.waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
+    await shot('runtime-check-in-menu');
+    // A plain command, not a fix: it sits under "More Actions..."; move the focus to it and press Enter.
+    const focusedRow = page.locator('.action-widget .monaco-list-row.focused').first();
+    await until('the runtime check focused in the menu', async () => {
+      if ((await focusedRow.innerText()).includes(RUNTIME_CHECK_TITLE)) return true;
+      await page.keyboard.press('ArrowDown');
+      return false;
+    });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab', { hasText: 'Fencelint runtime check: src/save-resource.ts:8' }).first().waitFor({ timeout: 30_000 });
+    // PGlite's cold start and the replay run in the checker's own process.
+    const broken = await until('the broken verdict in the view', () => frameWithText(page, 'broken: a stale write was reproduced'), 180_000);
+    if (!/A\s+write\(v1, token=41\) -> accepted\s+<< stale-write-accepted/.test(broken.body)) {
+      throw new Error(`the view has no stale-write timeline:\n${broken.body.slice(0, 600)}`);
+    }
+    if ((await broken.frame.locator('svg').count()) === 0) throw new Error('the view has no SVG timeline');
+    await shot('runtime-check-broken');
+
+    // The rule's quick fix, then the command from the palette with the cursor on the fixed line.
+    const fixRow = page.locator('.action-widget .monaco-list-row', { hasText: QUICK_FIX_TITLE }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.click(...Object.values(await centerOf(underline)));
+      await page.keyboard.press('Control+.');
+      try {
+        await fixRow.waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
+    const focused = await page.locator('.action-widget .monaco-list-row.focused').first().innerText();
+    if (!QUICK_FIX_TITLE.test(focused)) throw new Error(`the focused quick fix is "${focused}", not the fence condition`);
+    await page.keyboard.press('Enter');
+    const editorText = async () => (await page.locator('.monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ').replace(/\n/g, '');
+    await until('the fix in the editor', async () => (await editorText()).includes(FIXED_CONDITION));
+    await page.keyboard.press('Control+S');
+    await until('the fixed text on disk', async () => readFileSync(join(workspace, 'src', FILE), 'utf8') === EXPECTED_FIXED);
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input').fill(':8');
+    await page.keyboard.press('Enter');
+    await runCommand(page, `Fencelint: ${RUNTIME_CHECK_TITLE}`);
+    const holds = await until('the holds verdict in the view', () => frameWithText(page, 'holds: the fence rejects'), 180_000);
+    await shot('runtime-check-holds');
+    return holds.body.split('\n').find((line) => line.startsWith('stale-write:'))?.trim() ?? 'holds';
   },
 };
 
