@@ -17,11 +17,14 @@ function isUnfencedWrite(diagnostic: vscode.Diagnostic): boolean {
 }
 
 /**
- * Offers the runtime check next to the rule's fixes on a write the rule reports. It is a plain
- * command, not a quick fix: it changes nothing in the file, it only runs the checker.
+ * Offers the runtime check next to the rule's fixes on a write the rule reports, in a trusted
+ * workspace. It is a plain command, not a quick fix: it changes nothing in the file, it only
+ * runs the checker.
  */
 export class RuntimeCheckActions implements vscode.CodeActionProvider {
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] {
+    // Not offered where it would be refused: it runs code from the workspace.
+    if (!vscode.workspace.isTrusted) return [];
     const diagnostic = context.diagnostics.find(isUnfencedWrite);
     if (!diagnostic) return [];
     const action = new vscode.CodeAction(TITLE);
