@@ -153,6 +153,29 @@ const scenarios = {
     return 'Restricted Mode, rule turned off in .vscode/settings.json, finding shown';
   },
 
+  /** In Restricted Mode the lightbulb on the finding offers the fixes but not the runtime check, which runs workspace code. */
+  async 'vscode: untrusted folder: Confirm with runtime check is not offered'({ page, shot }) {
+    await openFile(page, FILE);
+    const underline = squiggle(page);
+    await underline.waitFor({ timeout: 60_000 });
+    const fixRow = page.locator('.action-widget .monaco-list-row', { hasText: QUICK_FIX_TITLE }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.click(...Object.values(await centerOf(underline)));
+      await page.keyboard.press('Control+.');
+      try {
+        await fixRow.waitFor({ timeout: 10_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await page.keyboard.press('Escape');
+      }
+    }
+    await shot('menu-without-runtime-check');
+    const offered = await page.locator('.action-widget .monaco-list-row', { hasText: RUNTIME_CHECK_TITLE }).count();
+    if (offered !== 0) throw new Error('"Confirm with runtime check" is offered in Restricted Mode');
+    return 'fence fix offered, runtime check not offered';
+  },
+
   /** The same folder settings, trusted: the rule is off, the lint finishes and reports nothing. */
   async 'vscode: trusted folder: the folder settings turn the rule off'({ page, shot }) {
     await openFile(page, FILE);
