@@ -68,12 +68,23 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** Token values in scope for an acquire: destructured locals and token properties of its handle. */
-function acquireTokens(site: Record<string, unknown>): string[] {
+interface TokenTracerLike {
+  tokenInScope(at: unknown, site: unknown): string | undefined;
+}
+
+/**
+ * Token values in scope for an acquire: destructured locals and token properties of its handle,
+ * else the token the rule's suggestion would use (the core's tracer), so hover and quick fix agree.
+ */
+function acquireTokens(site: Record<string, unknown>, tracer: TokenTracerLike | undefined): string[] {
   if (Array.isArray(site.tokens)) return strings(site.tokens);
   const tokens = site.destructured instanceof Map ? [...site.destructured.values()].filter((v): v is string => typeof v === 'string') : [];
   const handle = typeof site.handleKey === 'string' ? site.handleKey : undefined;
   for (const property of strings(site.tokenProperties)) tokens.push(handle ? `${handle}.${property}` : property);
+  if (tokens.length === 0 && tracer && site.node) {
+    const inScope = tracer.tokenInScope(site.node, site);
+    if (inScope) tokens.push(inScope);
+  }
   return tokens;
 }
 
@@ -86,7 +97,8 @@ function verdictFlag(site: Record<string, unknown>, flag: 'tokenCompared' | 'tok
 
 /** Copies the core's `FileAnalysis` into a snapshot; unknown or missing fields are dropped, never guessed. */
 export function snapshotAnalysis(analysis: unknown): AnalysisSnapshot {
-  const source = (analysis ?? {}) as { acquires?: unknown; writes?: unknown };
+  const source = (analysis ?? {}) as { acquires?: unknown; writes?: unknown; tracer?: unknown };
+  const tracer = typeof (source.tracer as TokenTracerLike | undefined)?.tokenInScope === 'function' ? (source.tracer as TokenTracerLike) : undefined;
   const acquires: AcquireSnapshot[] = [];
   for (const raw of Array.isArray(source.acquires) ? source.acquires : []) {
     const site = raw as Record<string, unknown>;
@@ -98,7 +110,7 @@ export function snapshotAnalysis(analysis: unknown): AnalysisSnapshot {
       range: locToRange(loc),
       library: typeof site.library === 'string' ? site.library : 'lock',
       handle: typeof handle === 'string' ? handle : undefined,
-      tokens: acquireTokens(site),
+      tokens: acquireTokens(site, tracer),
       advice: typeof site.advice === 'string' ? site.advice : undefined,
     });
   }

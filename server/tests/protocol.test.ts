@@ -93,6 +93,19 @@ describe('fencelint language server over stdio', () => {
     expect(text).toContain('not fenced');
   });
 
+  it('the hover names the same token in scope that the quick fix uses', async () => {
+    const client = await start({ transport: 'stdio', pull: true });
+    const uri = fileUri('related/token-param.ts');
+    const code = BUGGY_SAVE.replace('save(key: string, value: string)', 'save(key: string, value: string, fenceToken: number)');
+    await client.open(uri, code);
+    const [finding] = findings(await client.diagnostics(uri));
+    const preferred = (await codeActions(client, uri, [finding])).filter((a) => a.isPreferred);
+    expect(preferred[0].title).toContain('`fenceToken`');
+    const acquireColumn = code.split('\n')[5].indexOf('acquire');
+    const hover: Hover | null = await client.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: 5, character: acquireColumn } });
+    expect((hover?.contents as { value: string }).value).toContain('Fence token in scope: `fenceToken`');
+  });
+
   it('pushes diagnostics to a client that does not pull, and disabling the rule for the line removes them', async () => {
     const client = await start({ transport: 'stdio', pull: false });
     expect((client.capabilities as { diagnosticProvider?: unknown }).diagnosticProvider).toBeUndefined();
