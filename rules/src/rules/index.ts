@@ -1,6 +1,6 @@
+import noCheckThenWrite from './no-check-then-write.js';
 import noClockToken from './no-clock-token.js';
 import noMemoryTokenCounter from './no-memory-token-counter.js';
-import noCheckThenWrite from './no-check-then-write.js';
 import noReleaseByName from './no-release-by-name.js';
 import requireFenceCondition from './require-fence-condition.js';
 
