@@ -93,6 +93,31 @@ describe('fencelint language server over stdio', () => {
     expect(text).toContain('not fenced');
   });
 
+  it('points a read-then-update finding at its separate check as well as at the acquire', async () => {
+    const client = await start({ transport: 'stdio', pull: true });
+    const uri = fileUri('related/check-then-write.ts');
+    const code = `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+export async function save(id: string, snippet: string) {
+  const lock = await redlock.acquire([\`snippet:\${id}\`], 5000);
+  try {
+    if (lock.expiration <= Date.now()) throw new Error('lock expired');
+    await pool.query('UPDATE documents SET search_snippet = $2 WHERE id = $1', [id, snippet]);
+  } finally { await lock.release(); }
+}
+`;
+    await client.open(uri, code);
+    const diagnostics = await client.diagnostics(uri);
+    const checkThenWrite = diagnostics.find((d) => d.code === 'fencelint/no-check-then-write');
+    expect(checkThenWrite?.range.start.line).toBe(8);
+    expect(checkThenWrite?.relatedInformation?.map((r) => [r.location.range.start.line, r.message])).toEqual([
+      [5, 'lease acquired here (redlock)'],
+      [7, 'checked here, in a separate step before the write'],
+    ]);
+  });
+
   it('the hover names the same token in scope that the quick fix uses', async () => {
     const client = await start({ transport: 'stdio', pull: true });
     const uri = fileUri('related/token-param.ts');

@@ -12,3 +12,5 @@ export type { SqlCall, WriteVerdict } from './sql-writes.js';
 export { lockModels, tokenColumnSetting } from './settings.js';
 export type { FencelintSettings } from './settings.js';
 export { walk, unwrap, memberName, calleeName, receiverPath } from './ast.js';
+export { findCheckThenWrites } from './check-then-write.js';
+export type { CheckThenWrite } from './check-then-write.js';
