@@ -5,6 +5,8 @@ import { receiverKey } from './receivers.js';
 
 export class FunctionIndex {
   private readonly byName = new Map<string, FunctionNode>();
+  /** Class methods by bare name, to follow `repo.save()` on an instance of a class in this file. */
+  private readonly methodsByName = new Map<string, FunctionNode[]>();
   /** Call sites per callee key, for following parameters back to their arguments. */
   private readonly callsByKey = new Map<string, TSESTree.CallExpression[]>();
 
@@ -23,6 +25,9 @@ export class FunctionIndex {
     ) {
       // Methods are called as `this.name(...)`; key them that way, and by bare name for object literals.
       this.byName.set(`this.${node.key.name}`, node.value);
+      const methods = this.methodsByName.get(node.key.name);
+      if (methods) methods.push(node.value);
+      else this.methodsByName.set(node.key.name, [node.value]);
     } else if (node.type === AST_NODE_TYPES.Property && node.key.type === AST_NODE_TYPES.Identifier && isFunctionNode(node.value)) {
       if (!this.byName.has(node.key.name)) this.byName.set(node.key.name, node.value);
     } else if (node.type === AST_NODE_TYPES.CallExpression) {
@@ -38,7 +43,14 @@ export class FunctionIndex {
   /** The same-file function a call invokes, if any. */
   callee(call: TSESTree.CallExpression): FunctionNode | undefined {
     const key = receiverKey(call.callee);
-    return key ? this.byName.get(key) : undefined;
+    if (!key) return undefined;
+    const direct = this.byName.get(key);
+    if (direct) return direct;
+    // `repo.save(...)` where exactly one class of this file has a method `save`.
+    const dot = key.lastIndexOf('.');
+    if (dot < 0) return undefined;
+    const candidates = this.methodsByName.get(key.slice(dot + 1));
+    return candidates?.length === 1 ? candidates[0] : undefined;
   }
 
   /** Calls that invoke `fn`, found by the name it is declared under. */

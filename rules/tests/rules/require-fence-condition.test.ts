@@ -1100,5 +1100,24 @@ export async function upload(key: string, body: string, etag: string) {
 `,
       errors: [{ messageId: 'missingFenceNoToken', line: 7, suggestions: [] }],
     },
+    {
+      name: "a method of a same-file class called on an instance makes the write",
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+class ResourceRepository {
+  constructor(private readonly pool: Pool) {}
+  async saveState(key: string, value: string) {
+    await this.pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+  }
+}
+const redlock = new Redlock([]);
+const repository = new ResourceRepository(new Pool());
+export async function save(key: string, value: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try { await repository.saveState(key, value); } finally { await lock.release(); }
+}
+`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 6, suggestions: [] }],
+    },
   ],
 });
