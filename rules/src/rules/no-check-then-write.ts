@@ -1,19 +1,9 @@
-import type { TSESTree } from '@typescript-eslint/utils';
 import { findCheckThenWrites, type CheckThenWrite } from '../core/check-then-write.js';
 import { getFileAnalysis } from '../core/file-analysis.js';
 import { createRule } from '../util/create-rule.js';
+import { callHeadLoc, oneLine } from '../util/report-location.js';
 
 export type MessageIds = 'storedTokenCheck' | 'leaseValidityCheck' | 'leaseExtendCheck';
-
-function oneLine(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-function reportLoc(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): TSESTree.SourceLocation {
-  const head = node.type === 'TaggedTemplateExpression' ? node.tag : node.callee;
-  return { start: node.loc.start, end: head.loc.end };
-}
 
 /** How the comparison looks inside this kind of write, with the compared column when known. */
 function example(finding: CheckThenWrite, column: string): string {
@@ -60,7 +50,7 @@ export default createRule<[], MessageIds>({
           const column = finding.field ?? analysis.tokenColumn;
           const messageId: MessageIds = finding.kind === 'storedToken' ? 'storedTokenCheck' : finding.kind === 'leaseExtend' ? 'leaseExtendCheck' : 'leaseValidityCheck';
           context.report({
-            loc: reportLoc(finding.write.node),
+            loc: callHeadLoc(finding.write.node),
             messageId,
             data: {
               checkLine: finding.check.loc.start.line,

@@ -1,20 +1,10 @@
-import type { TSESTree } from '@typescript-eslint/utils';
 import { getFileAnalysis } from '../core/file-analysis.js';
 import { redisCompareAndDeleteFix, sqlHolderFix } from '../core/release-fix.js';
 import { findNameOnlyReleases } from '../core/releases.js';
 import { createRule } from '../util/create-rule.js';
+import { callHeadLoc, oneLine } from '../util/report-location.js';
 
 export type MessageIds = 'redisDelete' | 'redisCheckThenDelete' | 'sqlRelease' | 'recordRelease' | 'etcdDelete' | 'authorityByKey' | 'useCompareAndDelete' | 'addHolderCondition';
-
-function oneLine(text: string, max = 60): string {
-  const flat = text.replace(/\s+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
-function reportLoc(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): TSESTree.SourceLocation {
-  const head = node.type === 'TaggedTemplateExpression' ? node.tag : node.callee;
-  return { start: node.loc.start, end: head.loc.end };
-}
 
 export default createRule<[], MessageIds>({
   name: 'no-release-by-name',
@@ -60,7 +50,7 @@ export default createRule<[], MessageIds>({
               const fix = redisCompareAndDeleteFix(release, sourceCode);
               const checkLine = release.kind === 'redisCheckThenDelete' ? release.check.loc.start.line : undefined;
               context.report({
-                loc: reportLoc(release.node),
+                loc: callHeadLoc(release.node),
                 messageId: release.kind,
                 data: { call, checkLine: checkLine ?? '' },
                 suggest: fix ? [{ messageId: 'useCompareAndDelete', data: { value: fix.value }, fix: fix.fix }] : [],
@@ -70,7 +60,7 @@ export default createRule<[], MessageIds>({
             case 'sqlRelease': {
               const fix = sqlHolderFix(release, tableColumns, sourceCode);
               context.report({
-                loc: reportLoc(release.node),
+                loc: callHeadLoc(release.node),
                 messageId: 'sqlRelease',
                 data: { columns: release.nameColumns.join(', ') },
                 suggest: fix ? [{ messageId: 'addHolderCondition', data: { condition: fix.condition }, fix: fix.fix }] : [],
@@ -78,13 +68,13 @@ export default createRule<[], MessageIds>({
               break;
             }
             case 'recordRelease':
-              context.report({ loc: reportLoc(release.node), messageId: 'recordRelease', data: { columns: release.nameColumns.join(', ') } });
+              context.report({ loc: callHeadLoc(release.node), messageId: 'recordRelease', data: { columns: release.nameColumns.join(', ') } });
               break;
             case 'etcdDelete':
-              context.report({ loc: reportLoc(release.node), messageId: 'etcdDelete', data: { call } });
+              context.report({ loc: callHeadLoc(release.node), messageId: 'etcdDelete', data: { call } });
               break;
             case 'authorityByKey':
-              context.report({ loc: reportLoc(release.node), messageId: 'authorityByKey', data: { call, line: release.acquire.node.loc.start.line } });
+              context.report({ loc: callHeadLoc(release.node), messageId: 'authorityByKey', data: { call, line: release.acquire.node.loc.start.line } });
               break;
           }
         }

@@ -1,8 +1,8 @@
-import type { TSESTree } from '@typescript-eslint/utils';
 import { getFileAnalysis, type WriteSite } from '../core/file-analysis.js';
 import { camel } from '../core/object-writes.js';
 import { knexFenceFix, objectFenceFix, sqlFenceFix } from '../core/fence-fix.js';
 import { createRule } from '../util/create-rule.js';
+import { callHeadLoc } from '../util/report-location.js';
 
 export type Options = [{ tokenColumn?: string }];
 export type MessageIds = 'missingFence' | 'missingFenceNoToken' | 'tokenNotStored' | 'addFenceCondition' | 'storeToken';
@@ -43,11 +43,6 @@ function exampleFor(write: WriteSite, column: string): string {
     default:
       return `.where('${column}', '<', token)`;
   }
-}
-
-function reportLoc(node: WriteSite['node']): TSESTree.SourceLocation {
-  const head = node.type === 'TaggedTemplateExpression' ? node.tag : node.callee;
-  return { start: node.loc.start, end: head.loc.end };
 }
 
 export default createRule<Options, MessageIds>({
@@ -118,7 +113,7 @@ export default createRule<Options, MessageIds>({
           };
           const messageId: MessageIds = compared ? 'tokenNotStored' : token === undefined ? 'missingFenceNoToken' : 'missingFence';
           context.report({
-            loc: reportLoc(write.node),
+            loc: callHeadLoc(write.node),
             messageId,
             data,
             suggest: fix ? [{ messageId: compared ? 'storeToken' : 'addFenceCondition', data, fix }] : [],
