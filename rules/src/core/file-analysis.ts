@@ -6,16 +6,16 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { contains, memberName, walk, type FunctionNode, type Node } from './ast.js';
-import { findAcquires, type AcquireSite } from './acquires.js';
-import { FunctionIndex } from './functions.js';
-import { recordImport, type ImportTable } from './imports.js';
-import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './knex-writes.js';
-import { judgeObjectWrite, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './object-writes.js';
-import { apiWriteFenced, readApiWrite, type ApiWrite } from './api-writes.js';
-import { ReceiverTable, receiverKey } from './receivers.js';
+import { findAcquires, type AcquireSite } from './locks/acquires.js';
+import { FunctionIndex } from './modules/functions.js';
+import { recordImport, type ImportTable } from './modules/imports.js';
+import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './sinks/knex-writes.js';
+import { judgeObjectWrite, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
+import { apiWriteFenced, readApiWrite, type ApiWrite } from './sinks/api-writes.js';
+import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { lockModels, tokenColumnSetting } from './settings.js';
-import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sql-writes.js';
-import { TokenTracer } from './tokens.js';
+import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
+import { TokenTracer } from './tokens/token-tracer.js';
 
 export interface SqlWriteSite {
   sink: 'sql';

@@ -1,4 +1,4 @@
-import { findCheckThenWrites, type CheckThenWrite } from '../core/check-then-write.js';
+import { findCheckThenWrites, type CheckThenWrite } from '../core/verdicts/check-then-write.js';
 import { getFileAnalysis } from '../core/file-analysis.js';
 import { createRule } from '../util/create-rule.js';
 import { callHeadLoc, oneLine } from '../util/report-location.js';

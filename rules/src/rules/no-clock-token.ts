@@ -1,5 +1,5 @@
 import { tokenColumnSetting } from '../core/settings.js';
-import { findClockTokens, type ClockTokenFinding } from '../core/clock-tokens.js';
+import { findClockTokens, type ClockTokenFinding } from '../core/verdicts/clock-tokens.js';
 import { createRule } from '../util/create-rule.js';
 
 export type Options = [{ tokenNames?: string[] }];

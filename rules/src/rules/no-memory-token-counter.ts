@@ -1,8 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
-import { memoryCounterAt, counterTokenPlace, type Increment } from '../core/memory-counters.js';
+import { memoryCounterAt, counterTokenPlace, type Increment } from '../core/verdicts/memory-counters.js';
 import { tokenColumnSetting } from '../core/settings.js';
-import { describePlace, isGrantFunction, isStrongName, mayHoldFenceTokens, tokenStrength } from '../core/token-places.js';
-import { ValueFlow, type ValuePlace } from '../core/value-flow.js';
+import { describePlace, isGrantFunction, isStrongName, mayHoldFenceTokens, tokenStrength } from '../core/tokens/token-places.js';
+import { ValueFlow, type ValuePlace } from '../core/tokens/value-flow.js';
 import { createRule } from '../util/create-rule.js';
 
 export type Options = [{ tokenNames?: string[] }];

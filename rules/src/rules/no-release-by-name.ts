@@ -1,6 +1,6 @@
 import { getFileAnalysis } from '../core/file-analysis.js';
-import { redisCompareAndDeleteFix, sqlHolderFix } from '../core/release-fix.js';
-import { findNameOnlyReleases } from '../core/releases.js';
+import { redisCompareAndDeleteFix, sqlHolderFix } from '../core/fixes/release-fix.js';
+import { findNameOnlyReleases } from '../core/verdicts/name-only-releases.js';
 import { createRule } from '../util/create-rule.js';
 import { callHeadLoc, oneLine } from '../util/report-location.js';
 

@@ -1,6 +1,6 @@
 import { getFileAnalysis, type WriteSite } from '../core/file-analysis.js';
-import { camel } from '../core/object-writes.js';
-import { knexFenceFix, objectFenceFix, sqlFenceFix } from '../core/fence-fix.js';
+import { camel } from '../core/sinks/object-writes.js';
+import { knexFenceFix, objectFenceFix, sqlFenceFix } from '../core/fixes/fence-fix.js';
 import { createRule } from '../util/create-rule.js';
 import { callHeadLoc } from '../util/report-location.js';
 

@@ -6,10 +6,10 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleFix, RuleFixer, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { propertyKeyName, unwrap } from './ast.js';
-import type { KnexWriteSite, ObjectWriteSite, SqlWriteSite } from './file-analysis.js';
-import { camel } from './object-writes.js';
-import { planFenceEdit } from './sql/index.js';
+import { propertyKeyName, unwrap } from '../ast.js';
+import type { KnexWriteSite, ObjectWriteSite, SqlWriteSite } from '../file-analysis.js';
+import { camel } from '../sinks/object-writes.js';
+import { planFenceEdit } from '../sql/index.js';
 
 export type FixBuilder = (fixer: RuleFixer) => RuleFix[];
 

@@ -7,19 +7,19 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import type { AcquireSite } from './acquires.js';
-import { calleeName, calleeObject, contains, enclosingFunction, propertyKeyName, receiverPath, staticString, unwrap, type Node } from './ast.js';
-import type { FileAnalysis } from './file-analysis.js';
+import type { AcquireSite } from '../locks/acquires.js';
+import { calleeName, calleeObject, contains, enclosingFunction, propertyKeyName, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import type { FileAnalysis } from '../file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions } from './guards.js';
-import { readKnexWrite } from './knex-writes.js';
-import { isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from './models/lock-tables.js';
-import { GENERIC_RELEASE_METHOD } from './models/locks.js';
-import { isTokenColumnName } from './models/token-names.js';
-import { readObjectWrite, type ObjectWrite } from './object-writes.js';
-import { receiverKey } from './receivers.js';
-import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from './redis-locks.js';
-import { readSqlCall, type SqlCall } from './sql-writes.js';
-import type { SqlStatementInfo } from './sql/types.js';
+import { readKnexWrite } from '../sinks/knex-writes.js';
+import { isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from '../models/lock-tables.js';
+import { GENERIC_RELEASE_METHOD } from '../models/locks.js';
+import { isTokenColumnName } from '../models/token-names.js';
+import { readObjectWrite, type ObjectWrite } from '../sinks/object-writes.js';
+import { receiverKey } from '../modules/receivers.js';
+import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
+import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
+import type { SqlStatementInfo } from '../sql/types.js';
 
 export type NameOnlyRelease =
   | { kind: 'redisDelete'; node: TSESTree.CallExpression; key: Node; setNx?: SetNxSite; ownerValue?: Node }

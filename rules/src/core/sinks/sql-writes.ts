@@ -5,11 +5,11 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, propertyKeyName, unwrap, type Node } from './ast.js';
-import { isLockTable } from './models/lock-tables.js';
-import { isCompareAndSetColumnName, isTokenColumnName } from './models/token-names.js';
-import { readSqlSource, type SqlSource } from './sql/index.js';
-import type { SqlComparison, SqlStatementInfo } from './sql/types.js';
+import { calleeName, propertyKeyName, unwrap, type Node } from '../ast.js';
+import { isLockTable } from '../models/lock-tables.js';
+import { isCompareAndSetColumnName, isTokenColumnName } from '../models/token-names.js';
+import { readSqlSource, type SqlSource } from '../sql/index.js';
+import type { SqlComparison, SqlStatementInfo } from '../sql/types.js';
 
 /** Methods that take SQL text as their first argument. */
 const SQL_METHODS = new Set([

@@ -1,6 +1,6 @@
 /** Which local names come from which package: the first step of resolving a receiver. */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { memberName, staticString, unwrap, type Node } from './ast.js';
+import { memberName, staticString, unwrap, type Node } from '../ast.js';
 
 export interface ImportBinding {
   source: string;

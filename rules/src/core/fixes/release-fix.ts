@@ -5,9 +5,9 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleFix, RuleFixer, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, unwrap, type Node } from './ast.js';
-import { DEFAULT_LEASE_COLUMN, DEFAULT_OWNER_COLUMN, LEASE_COLUMN_NAME, OWNER_COLUMN_NAME } from './models/lock-tables.js';
-import type { NameOnlyRelease } from './releases.js';
+import { calleeName, calleeObject, unwrap, type Node } from '../ast.js';
+import { DEFAULT_LEASE_COLUMN, DEFAULT_OWNER_COLUMN, LEASE_COLUMN_NAME, OWNER_COLUMN_NAME } from '../models/lock-tables.js';
+import type { NameOnlyRelease } from '../verdicts/name-only-releases.js';
 
 export type FixBuilder = (fixer: RuleFixer) => RuleFix | RuleFix[];
 

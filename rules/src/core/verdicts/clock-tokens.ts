@@ -5,13 +5,13 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, staticString, type Node } from './ast.js';
-import type { OriginKind } from './models/clock-sources.js';
-import { readSqlCall } from './sql-writes.js';
-import type { SqlStatementInfo } from './sql/types.js';
-import { describePlace, isTokenColumn, mayHoldFenceTokens, tokenStrength, type TokenPlaceOptions } from './token-places.js';
-import { ValueFlow, type ValuePlace } from './value-flow.js';
-import { clockSourceOf, isClockPackage, sqlClockFragmentOf, sqlClockFunction, type ValueOrigin } from './value-origin.js';
+import { calleeName, staticString, type Node } from '../ast.js';
+import type { OriginKind } from '../models/clock-sources.js';
+import { readSqlCall } from '../sinks/sql-writes.js';
+import type { SqlStatementInfo } from '../sql/types.js';
+import { describePlace, isTokenColumn, mayHoldFenceTokens, tokenStrength, type TokenPlaceOptions } from '../tokens/token-places.js';
+import { ValueFlow, type ValuePlace } from '../tokens/value-flow.js';
+import { clockSourceOf, isClockPackage, sqlClockFragmentOf, sqlClockFunction, type ValueOrigin } from '../tokens/value-origin.js';
 
 export type ClockTokenFinding =
   | { type: 'value'; node: Node; kind: OriginKind; place: string; source: string; sourceLine: number }

@@ -6,13 +6,13 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, contains, enclosingFunction, receiverPath, staticString, unwrap, type Node } from './ast.js';
-import type { FileAnalysis } from './file-analysis.js';
-import { judgeKnexWrite, readKnexWrite } from './knex-writes.js';
-import { KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, RECORD_SAVE_METHOD } from './models/record-reads.js';
-import { judgeObjectWrite, readObjectWrite } from './object-writes.js';
-import { keyText, type RedisLockKeys } from './redis-locks.js';
-import { isProtectedWrite, judgeWrite, readSqlCall } from './sql-writes.js';
+import { calleeName, calleeObject, contains, enclosingFunction, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import type { FileAnalysis } from '../file-analysis.js';
+import { judgeKnexWrite, readKnexWrite } from '../sinks/knex-writes.js';
+import { KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, RECORD_SAVE_METHOD } from '../models/record-reads.js';
+import { judgeObjectWrite, readObjectWrite } from '../sinks/object-writes.js';
+import { keyText, type RedisLockKeys } from '../locks/redis-locks.js';
+import { isProtectedWrite, judgeWrite, readSqlCall } from '../sinks/sql-writes.js';
 
 export type WriteSink = 'sql' | 'knex' | 'object' | 'redis';
 

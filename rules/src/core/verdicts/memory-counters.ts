@@ -8,8 +8,8 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { Scope, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, contains, enclosingFunction, memberName, propertyKeyName, unwrap, type Node } from './ast.js';
-import { thisContainer, thisMemberName, type ValueFlow, type ValuePlace } from './value-flow.js';
+import { calleeName, contains, enclosingFunction, memberName, propertyKeyName, unwrap, type Node } from '../ast.js';
+import { thisContainer, thisMemberName, type ValueFlow, type ValuePlace } from '../tokens/value-flow.js';
 
 export interface MemoryCounter {
   /** The increment expression, where findings are reported. */

@@ -5,9 +5,9 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, staticString, unwrap, type Node } from './ast.js';
+import { calleeName, staticString, unwrap, type Node } from '../ast.js';
 import { isRedisSetNx } from './acquires.js';
-import { LOCK_KEY_NAME } from './models/locks.js';
+import { LOCK_KEY_NAME } from '../models/locks.js';
 
 export interface SetNxSite {
   call: TSESTree.CallExpression;

@@ -6,11 +6,11 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { Scope, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, isFunctionNode, memberName, propertyKeyName, unwrap, type Node } from './ast.js';
-import type { AcquireSite } from './acquires.js';
-import type { FunctionIndex } from './functions.js';
-import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
-import { receiverKey } from './receivers.js';
+import { calleeName, isFunctionNode, memberName, propertyKeyName, unwrap, type Node } from '../ast.js';
+import type { AcquireSite } from '../locks/acquires.js';
+import type { FunctionIndex } from '../modules/functions.js';
+import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
+import { receiverKey } from '../modules/receivers.js';
 
 const CONVERSIONS = new Set(['Number', 'BigInt', 'String', 'parseInt', 'parseFloat', 'toString', 'toFixed', 'valueOf']);
 const MAX_DEPTH = 6;

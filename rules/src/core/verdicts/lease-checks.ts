@@ -6,16 +6,16 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, memberName, receiverPath, unwrap, type Node } from './ast.js';
-import type { AcquireSite } from './acquires.js';
+import { calleeName, calleeObject, memberName, receiverPath, unwrap, type Node } from '../ast.js';
+import type { AcquireSite } from '../locks/acquires.js';
 import type { Check, CheckKind } from './check-then-write.js';
-import type { FileAnalysis } from './file-analysis.js';
+import type { FileAnalysis } from '../file-analysis.js';
 import { readsDefinition } from './guarded-writes.js';
 import { comparisonsOfValue, guardsOf, isComparison, readsOf, restOfBlock, type Guard } from './guards.js';
-import { ABORT_SIGNAL_ASSERT, ABORT_SIGNAL_MEMBER, EXPIRY_MEMBER, GENERIC_EXTEND_METHOD, GENERIC_VALIDITY_MEMBER, REMAINING_TIME_MEMBER, VALIDITY_HELPER_ASSERT, VALIDITY_HELPER_CHECK_WORD, VALIDITY_HELPER_LOCK_WORD, type LockModel } from './models/locks.js';
-import { KEY_VALUE_READ_METHOD } from './models/record-reads.js';
-import { receiverKey } from './receivers.js';
-import type { RedisLockKeys } from './redis-locks.js';
+import { ABORT_SIGNAL_ASSERT, ABORT_SIGNAL_MEMBER, EXPIRY_MEMBER, GENERIC_EXTEND_METHOD, GENERIC_VALIDITY_MEMBER, REMAINING_TIME_MEMBER, VALIDITY_HELPER_ASSERT, VALIDITY_HELPER_CHECK_WORD, VALIDITY_HELPER_LOCK_WORD, type LockModel } from '../models/locks.js';
+import { KEY_VALUE_READ_METHOD } from '../models/record-reads.js';
+import { receiverKey } from '../modules/receivers.js';
+import type { RedisLockKeys } from '../locks/redis-locks.js';
 
 const CLOCK_CALL = /^(?:now)$/;
 /** Statements after an extend that still count as "right before" the write. */

@@ -6,7 +6,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, isFunctionNode, type Node } from './ast.js';
+import { calleeName, isFunctionNode, type Node } from '../ast.js';
 
 export interface Guard {
   /** The statement that makes the decision (an `if`, an `assert(...)`, the check's own statement). */

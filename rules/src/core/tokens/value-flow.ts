@@ -8,9 +8,9 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { Scope, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
-import { VALUE_KEEPING_FUNCTIONS, VALUE_KEEPING_METHODS } from './models/clock-sources.js';
-import { readSqlCall, type SqlCall } from './sql-writes.js';
+import { calleeName, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, unwrap, walk, type FunctionNode, type Node } from '../ast.js';
+import { VALUE_KEEPING_FUNCTIONS, VALUE_KEEPING_METHODS } from '../models/clock-sources.js';
+import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
 
 export type ValuePlace =
   /** `const x = v`, `x = v`, a class field `x = v`, a parameter default `(x = v) =>`. */

@@ -13,13 +13,13 @@
  */
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { enclosingFunction, type Node } from './ast.js';
-import type { FileAnalysis } from './file-analysis.js';
+import { enclosingFunction, type Node } from '../ast.js';
+import type { FileAnalysis } from '../file-analysis.js';
 import { readWrite, type GuardedWrite, type WriteSink } from './guarded-writes.js';
 import { inRegions } from './guards.js';
 import { validityChecks } from './lease-checks.js';
-import { camel } from './object-writes.js';
-import { RedisLockKeys } from './redis-locks.js';
+import { camel } from '../sinks/object-writes.js';
+import { RedisLockKeys } from '../locks/redis-locks.js';
 import { storedTokenChecks } from './stored-token-reads.js';
 
 export type { GuardedWrite, WriteSink } from './guarded-writes.js';

@@ -6,8 +6,8 @@
  * when it is conditional (`IfMatch` / `IfNoneMatch`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from './ast.js';
-import { receiverKey, type ReceiverTable } from './receivers.js';
+import { calleeName, calleeObject, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 
 export type ApiKind = 'redis' | 'http' | 's3';
 

@@ -5,16 +5,16 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, receiverPath, unwrap, type Node } from './ast.js';
+import { calleeName, calleeObject, receiverPath, unwrap, type Node } from '../ast.js';
 import type { Check } from './check-then-write.js';
-import type { FileAnalysis } from './file-analysis.js';
+import type { FileAnalysis } from '../file-analysis.js';
 import { inTransaction, receiverOf, type WriteSink } from './guarded-writes.js';
 import { comparisonsOfValue, guardsOf } from './guards.js';
-import { DYNAMO_READ_COMMAND, KEY_VALUE_READ_METHOD, RECORD_READ_METHOD, TOKEN_KEY_TEXT, TOKEN_READER_NAME, VERSION_FIELD } from './models/record-reads.js';
-import { isHandleTokenName, isStrongTokenName, isTokenColumnName } from './models/token-names.js';
-import { camel } from './object-writes.js';
-import { keyText, type RedisLockKeys } from './redis-locks.js';
-import { readSqlCall } from './sql-writes.js';
+import { DYNAMO_READ_COMMAND, KEY_VALUE_READ_METHOD, RECORD_READ_METHOD, TOKEN_KEY_TEXT, TOKEN_READER_NAME, VERSION_FIELD } from '../models/record-reads.js';
+import { isHandleTokenName, isStrongTokenName, isTokenColumnName } from '../models/token-names.js';
+import { camel } from '../sinks/object-writes.js';
+import { keyText, type RedisLockKeys } from '../locks/redis-locks.js';
+import { readSqlCall } from '../sinks/sql-writes.js';
 
 /** Links of a builder chain, outermost first: `db.select().from(t).where(c)` gives where, from, select. */
 function chainNames(call: TSESTree.CallExpression): string[] {

@@ -7,8 +7,8 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { enclosingFunction, propertyKeyName, unwrap, type FunctionNode, type Node } from './ast.js';
-import { isHandleTokenName, isIdentityName, isStrongTokenName, isTimeName, isTokenColumnName } from './models/token-names.js';
+import { enclosingFunction, propertyKeyName, unwrap, type FunctionNode, type Node } from '../ast.js';
+import { isHandleTokenName, isIdentityName, isStrongTokenName, isTimeName, isTokenColumnName } from '../models/token-names.js';
 import { functionName, thisMemberName, type ValuePlace } from './value-flow.js';
 
 /** `strong`: the name alone says token. `context`: a weak name on a lease, or an issuer's result. */

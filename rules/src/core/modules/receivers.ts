@@ -4,9 +4,9 @@
  * fields and type annotations; never through a variable's name alone.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, receiverPath, unwrap, type Node } from './ast.js';
+import { calleeName, calleeObject, receiverPath, unwrap, type Node } from '../ast.js';
 import { bindingMatches, resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
-import { LOCAL_LOCK_PACKAGES, REDIS_CLIENT_EXPORTS, REDIS_CLIENT_PACKAGES, type LockModel } from './models/locks.js';
+import { LOCAL_LOCK_PACKAGES, REDIS_CLIENT_EXPORTS, REDIS_CLIENT_PACKAGES, type LockModel } from '../models/locks.js';
 
 export type ReceiverKind =
   | { type: 'authority'; model: LockModel }

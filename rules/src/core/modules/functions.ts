@@ -1,6 +1,6 @@
 /** Same-file functions by the names calls use, so analysis can follow a call into its callee. */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunctionNode, unwrap, type FunctionNode, type Node } from './ast.js';
+import { isFunctionNode, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { receiverKey } from './receivers.js';
 
 export class FunctionIndex {

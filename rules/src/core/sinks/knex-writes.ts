@@ -4,9 +4,9 @@
  * link in the same chain.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, propertyKeyName, staticString, unwrap, type Node } from './ast.js';
-import { isCompareAndSetColumnName, isTokenColumnName } from './models/token-names.js';
-import { receiverKey, type ReceiverTable } from './receivers.js';
+import { calleeName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
+import { isCompareAndSetColumnName, isTokenColumnName } from '../models/token-names.js';
+import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 
 const TERMINALS = new Set(['update', 'del', 'delete', 'merge']);
 const ROOT_METHODS = new Set(['table', 'from', 'into', 'queryBuilder', 'update']);

@@ -5,7 +5,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { memberName, staticString, unwrap, type Node } from './ast.js';
+import { memberName, staticString, unwrap, type Node } from '../ast.js';
 import {
   GLOBAL_CLOCK_CALLS,
   GLOBAL_CLOCK_ROOTS,
@@ -15,8 +15,8 @@ import {
   SQL_RANDOM_FUNCTIONS,
   type ClockSource,
   type OriginKind,
-} from './models/clock-sources.js';
-import type { SqlValue } from './sql/types.js';
+} from '../models/clock-sources.js';
+import type { SqlValue } from '../sql/types.js';
 
 export interface ValueOrigin {
   kind: OriginKind;

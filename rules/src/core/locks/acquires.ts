@@ -14,7 +14,7 @@ import {
   unwrap,
   type FunctionNode,
   type Node,
-} from './ast.js';
+} from '../ast.js';
 import {
   ADVISORY_LOCK_ADVICE,
   CUSTOM_ADVICE,
@@ -28,9 +28,9 @@ import {
   LEASE_TABLE_WRITE,
   type CallbackMethod,
   type LockModel,
-} from './models/locks.js';
-import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
-import { receiverKey, type ReceiverTable } from './receivers.js';
+} from '../models/locks.js';
+import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
+import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 
 export interface AcquireSite {
   id: number;
