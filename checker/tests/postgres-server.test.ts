@@ -1,16 +1,16 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadInputError, checkFencing } from '../src/index.js';
-import { requireDatabaseUrl, STATEMENTS } from './statements.js';
+import { serverUrl, STATEMENTS } from './statements.js';
 
-// Against a real PostgreSQL server (DATABASE_URL; `source .ci/postgres.sh` starts one).
+// Against a real PostgreSQL server (DATABASE_URL, else the embedded one of the test run).
 describe('checks against a real PostgreSQL server', () => {
   let url: string;
   let client: pg.Client;
   const table = `accounts_state_${process.pid}`;
 
   beforeAll(async () => {
-    url = requireDatabaseUrl();
+    url = serverUrl();
     client = new pg.Client({ connectionString: url });
     await client.connect();
   });

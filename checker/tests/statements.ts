@@ -1,3 +1,5 @@
+import { inject } from 'vitest';
+
 /** Unsafe and fixed writes, each with the roles of its parameters and the scenario that must catch it. */
 export interface StatementCase {
   name: string;
@@ -88,12 +90,7 @@ export const JOURNALED_TOO_EARLY =
 /** Fenced but not idempotent: a redelivery under a newer lease applies again. */
 export const NOT_IDEMPOTENT = 'UPDATE resource_state SET value = $1, fence_token = $3, last_operation_id = $4 WHERE resource_key = $2 AND fence_token < $3';
 
-export function requireDatabaseUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    throw new Error(
-      'DATABASE_URL is not set: these tests need a real PostgreSQL server. Run `source .ci/postgres.sh` first (it starts one on 127.0.0.1:54329 and exports DATABASE_URL).',
-    );
-  }
-  return url;
+/** The real server of this test run (see support/global-setup.ts). */
+export function serverUrl(): string {
+  return inject('databaseUrl');
 }
