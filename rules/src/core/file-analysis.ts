@@ -201,6 +201,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
   const tracer = new TokenTracer(sourceCode, functions, acquires);
   const text = (n: Node) => sourceCode.getText(n);
   const isTokenValue = (node: Node) => tracer.isToken(node);
+  const judge = { isTokenValue };
   const writes: WriteSite[] = [];
   const sqlCalls: FileAnalysis['sqlCalls'] = [];
 
@@ -213,7 +214,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
     if (node.type === AST_NODE_TYPES.CallExpression) {
       const knex = readKnexWrite(node, receivers);
       if (knex) {
-        const verdict = judgeKnexWrite(knex, tokenColumn, isTokenValue);
+        const verdict = judgeKnexWrite(knex, judge);
         writes.push({ sink: 'knex', node, acquire, write: knex, verdict, fenced: verdict.tokenCompared && verdict.tokenStored });
         continue;
       }
@@ -221,7 +222,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
       const write = readObjectWrite(node);
       if (write) {
-        const verdict = judgeObjectWrite(write, tokenColumn, isTokenValue);
+        const verdict = judgeObjectWrite(write, judge);
         writes.push({ sink: 'object', node, acquire, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored });
         continue;
       }
@@ -237,7 +238,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
     sqlCalls.push({ call, acquire });
     const statements = call.source.analysis.statements.filter(isProtectedWrite);
     if (statements.length === 0) continue;
-    const verdicts = statements.map((s) => judgeWrite(s, call, { tokenColumn, isTokenValue }));
+    const verdicts = statements.map((s) => judgeWrite(s, call, judge));
     const guarded = verdicts.every((v) => v.tokenCompared) || lockedByEarlierSelect(node, statements, sqlCalls);
     writes.push({ sink: 'sql', node, acquire, call, verdicts, fenced: guarded && verdicts.every((v) => v.tokenStored || !v.tokenCompared) });
   }

@@ -10,10 +10,11 @@ export type MessageIds = 'missingFence' | 'missingFenceNoToken' | 'tokenNotStore
 /** The token column of another fenced write in the same file, so suggestions follow the file's own schema. */
 function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
   for (const write of writes) {
+    if (!write.fenced) continue;
     if (write.sink === 'sql') {
       const column = write.verdicts.find((v) => v.tokenCompared && v.column)?.column;
       if (column) return column;
-    } else if (write.sink !== 'api' && write.verdict.tokenCompared && write.verdict.column) {
+    } else if (write.sink !== 'api' && write.verdict.column) {
       return write.verdict.column;
     }
   }
@@ -71,7 +72,7 @@ export default createRule<Options, MessageIds>({
           tokenColumn: {
             type: 'string',
             minLength: 1,
-            description: 'Column that stores the last accepted fence token. Defaults to `settings.fencelint.tokenColumn`, then to a column fenced elsewhere in the file, then to `fence_token`.',
+            description: 'Column the suggestion stores the fence token in when no other write of the file is fenced (otherwise it follows that write). Defaults to `settings.fencelint.tokenColumn`, then to `fence_token`. Any column counts as fenced when the write compares it with the token and stores the token in it.',
           },
         },
         additionalProperties: false,
@@ -84,7 +85,7 @@ export default createRule<Options, MessageIds>({
       'Program:exit'() {
         const analysis = getFileAnalysis(context);
         if (analysis.writes.length === 0) return;
-        const column = options.tokenColumn ?? inferTokenColumn(analysis.writes) ?? analysis.tokenColumn;
+        const column = inferTokenColumn(analysis.writes) ?? options.tokenColumn ?? analysis.tokenColumn;
         for (const write of analysis.writes) {
           if (write.fenced) continue;
           const { acquire } = write;

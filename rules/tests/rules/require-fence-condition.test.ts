@@ -1121,3 +1121,177 @@ export async function save(key: string, value: string) {
     },
   ],
 });
+
+// A column is the token column because the write compares it with the token and stores the
+// token in it, whatever it is called.
+ruleTester.run('require-fence-condition: any token column', rule, {
+  valid: [
+    {
+      name: 'SQL: `revision` compared with a value and assigned the same value',
+      code: `${redlockPg}
+export async function save(key: string, body: string, rev: number) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    await pool.query('UPDATE documents SET body = $1, revision = $2 WHERE id = $3 AND revision < $2', [body, rev, key]);
+  } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'SQL: a quoted `"token"` column and `generation <=` in an upsert through EXCLUDED',
+      code: `${redlockPg}
+export async function save(key: string, v: string, t: number, g: number) {
+  await redlock.using([key], 5000, async () => {
+    await pool.query('UPDATE slots SET v = $1, "token" = $2 WHERE k = $3 AND "token" < $2', [v, t, key]);
+    await pool.query(
+      \`INSERT INTO shards (id, owner, generation) VALUES ($1, $2, $3)
+       ON CONFLICT (id) DO UPDATE SET owner = EXCLUDED.owner, generation = EXCLUDED.generation
+       WHERE shards.generation <= EXCLUDED.generation\`,
+      [key, v, g],
+    );
+  });
+}`,
+    },
+    {
+      name: 'SQL: equality on any column that the write bumps is compare-and-set',
+      code: `${redlockPg}
+export async function save(key: string, body: string, seen: number) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    await pool.query('UPDATE documents SET body = $1, edit_no = edit_no + 1 WHERE id = $2 AND edit_no = $3', [body, key, seen]);
+  } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'knex: `.where(epoch < e)` and `epoch: e` in the update',
+      code: `import knex from 'knex';
+import Redlock from 'redlock';
+const db = knex({ client: 'pg' });
+const redlock = new Redlock([]);
+export async function save(key: string, value: string, e: number) {
+  await redlock.using([key], 5000, async () => {
+    await db('partitions').where({ id: key }).where('epoch', '<', e).update({ value, epoch: e });
+    await db('partitions').where('id', key).whereRaw('lease_seq < ?', [e]).update({ value, lease_seq: e });
+  });
+}`,
+    },
+    {
+      name: 'Prisma, MongoDB, Kysely, Drizzle and TypeORM with `generation`, `lease_seq`, `version`, `revision`, `epoch`',
+      code: `import Redlock from 'redlock';
+import { PrismaClient } from '@prisma/client';
+import { and, eq, lt } from 'drizzle-orm';
+const prisma = new PrismaClient();
+const redlock = new Redlock([]);
+export async function save(db: any, mongo: any, t: any, key: string, value: string, g: number) {
+  await redlock.using([key], 5000, async () => {
+    await prisma.shard.updateMany({ where: { id: key, generation: { lt: g } }, data: { value, generation: g } });
+    await mongo.collection('shards').updateOne({ _id: key, lease_seq: { $lt: g } }, { $set: { value, lease_seq: g } });
+    await db.updateTable('shards').set({ value, version: g }).where('id', '=', key).where('version', '<', g).execute();
+    await db.update(t).set({ value, revision: g }).where(and(eq(t.id, key), lt(t.revision, g)));
+    await db.createQueryBuilder().update('shards').set({ value, epoch: g }).where('id = :id', { id: key }).andWhere('epoch < :g', { g }).execute();
+  });
+}`,
+    },
+    {
+      name: 'Prisma and MongoDB compare-and-set on a bumped counter of any name',
+      code: `import Redlock from 'redlock';
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+const redlock = new Redlock([]);
+export async function save(mongo: any, key: string, value: string, seen: number) {
+  await redlock.using([key], 5000, async () => {
+    await prisma.account.updateMany({ where: { id: key, editNo: seen }, data: { value, editNo: { increment: 1 } } });
+    await mongo.collection('accounts').updateOne({ _id: key, edit_no: seen }, { $set: { value }, $inc: { edit_no: 1 } });
+  });
+}`,
+    },
+    {
+      name: 'DynamoDB: the condition and the UpdateExpression name the same attribute and value',
+      code: `import Redlock from 'redlock';
+import { UpdateCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+const redlock = new Redlock([]);
+export async function save(ddb: any, key: string, value: string, g: number) {
+  await redlock.using([key], 5000, async () => {
+    await ddb.send(new UpdateCommand({ TableName: 't', Key: { pk: key }, UpdateExpression: 'SET #v = :v, #g = :g', ConditionExpression: 'attribute_not_exists(#g) OR #g < :g', ExpressionAttributeNames: { '#v': 'value', '#g': 'generation' }, ExpressionAttributeValues: { ':v': value, ':g': g } }));
+    await ddb.send(new PutCommand({ TableName: 't', Item: { pk: key, value, epoch: g }, ConditionExpression: 'epoch < :g', ExpressionAttributeValues: { ':g': g } }));
+  });
+}`,
+    },
+    {
+      name: 'a counter bumped and returned under the lock issues a token, whatever its names',
+      code: `${redlockPg}
+export async function nextSeq(key: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const { rows } = await pool.query('UPDATE write_counters SET n = n + 1, touched_at = now() WHERE k = $1 RETURNING n', [key]);
+    return rows[0].n;
+  } finally { await lock.release(); }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a time column compared and stored is last-write-wins by clock, not a fence',
+      code: `${redlockPg}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const now = new Date();
+    await pool.query('UPDATE documents SET body = $1, updated_at = $2 WHERE id = $3 AND updated_at < $2', [body, now, key]);
+  } finally { await lock.release(); }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 10, suggestions: [] }],
+    },
+    {
+      name: 'a column compared with one value and set to another is no fence',
+      code: `import knex from 'knex';
+import Redlock from 'redlock';
+const db = knex({ client: 'pg' });
+const redlock = new Redlock([]);
+export async function save(key: string, value: string, a: number, b: number) {
+  await redlock.using([key], 5000, async () => {
+    await db('partitions').where('id', key).where('epoch', '<', a).update({ value, epoch: b });
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7, suggestions: [] }],
+    },
+    {
+      name: 'DynamoDB: a condition on an attribute the write does not set',
+      code: `import Redlock from 'redlock';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+const redlock = new Redlock([]);
+export async function save(ddb: any, key: string, value: string, g: number) {
+  await redlock.using([key], 5000, async () => {
+    await ddb.send(new UpdateCommand({ TableName: 't', Key: { pk: key }, UpdateExpression: 'SET #v = :v', ConditionExpression: 'epoch < :g', ExpressionAttributeNames: { '#v': 'value' }, ExpressionAttributeValues: { ':v': value, ':g': g } }));
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 6, suggestions: [] }],
+    },
+    {
+      name: "the suggestion stores the token in the column the file's fenced write uses",
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await pool.query('UPDATE documents SET body = $1, revision = $2 WHERE id = $3 AND revision < $2', [value, fenceToken, key]);
+  await pool.query('UPDATE document_index SET title = $1 WHERE id = $2', [value, key]);
+}`,
+      options: [{ tokenColumn: 'fence_token' }],
+      errors: [
+        {
+          messageId: 'missingFence',
+          line: 9,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `${authorityPg}
+export async function save(key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await pool.query('UPDATE documents SET body = $1, revision = $2 WHERE id = $3 AND revision < $2', [value, fenceToken, key]);
+  await pool.query('UPDATE document_index SET title = $1, revision = $3 WHERE id = $2 AND revision < $3', [value, key, fenceToken]);
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});

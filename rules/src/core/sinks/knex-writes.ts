@@ -5,8 +5,8 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
-import { isCompareAndSetColumnName, isTokenColumnName } from '../models/token-names.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
+import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 
 const TERMINALS = new Set(['update', 'del', 'delete', 'merge']);
 const ROOT_METHODS = new Set(['table', 'from', 'into', 'queryBuilder', 'update']);
@@ -73,14 +73,38 @@ export interface KnexVerdict {
   column?: string;
 }
 
+/** The value the write stores in `column`, when its values object is a literal. */
+function storedValue(write: KnexWrite, column: string): Node | undefined {
+  for (const p of write.values?.properties ?? []) {
+    if (p.type === AST_NODE_TYPES.Property && sameColumn(propertyKeyName(p) ?? '', column)) return p.value;
+  }
+  return undefined;
+}
+
+/** Whether comparing `column` with `value` by `op` in this write checks a fence token (see `fence-judgement.ts`). */
+function comparesToken(write: KnexWrite, column: string, op: string, value: Node | undefined, options: FenceJudgeOptions): boolean {
+  if (value && options.isTokenValue(value)) return true;
+  if (value && !options.isNonTokenValue?.(value) && isMonotonicColumn(column)) {
+    const stored = storedValue(write, column);
+    if ((op === '<' || op === '<=') && stored && sameValueExpression(stored, value)) return true;
+    if (op === '=' && isIncrement(stored, column)) return true;
+  }
+  if (isTokenColumnByName(column, options)) return true;
+  return op === '=' && isCompareAndSetColumnByName(column);
+}
+
+/** `?` bindings of a raw condition: `whereRaw('epoch < ?', [epoch])`. */
+function rawBinding(link: TSESTree.CallExpression, index: number): Node | undefined {
+  const bindings = link.arguments[1];
+  if (!bindings || bindings.type !== AST_NODE_TYPES.ArrayExpression) return undefined;
+  const element = bindings.elements[index];
+  return element && element.type !== AST_NODE_TYPES.SpreadElement ? element : undefined;
+}
+
 /** Whether a `.where*` link of the chain compares a token, and whether the write stores it. */
-export function judgeKnexWrite(write: KnexWrite, tokenColumn: string, isTokenValue: (node: Node) => boolean): KnexVerdict {
+export function judgeKnexWrite(write: KnexWrite, options: FenceJudgeOptions): KnexVerdict {
   let column: string | undefined;
   let op: string | undefined;
-  const isTokenColumn = (name: string) => {
-    const bare = name.split('.').pop() ?? name;
-    return bare === tokenColumn || isTokenColumnName(bare);
-  };
   for (const link of write.links) {
     const name = calleeName(link) ?? '';
     if (!WHERE_METHODS.test(name)) continue;
@@ -88,8 +112,11 @@ export function judgeKnexWrite(write: KnexWrite, tokenColumn: string, isTokenVal
     if (/Raw$/.test(name)) {
       const text = a ? staticString(a) : undefined;
       const m = text && /([A-Za-z_."]+)\s*(<=|<|=)\s*(\?|:\w+|\$\d+)/.exec(text);
-      if (m && isTokenColumn(m[1].replace(/"/g, ''))) {
-        column = m[1].replace(/"/g, '').split('.').pop();
+      if (!m) continue;
+      const col = bareColumn(m[1].replace(/"/g, ''));
+      const index = m[3] === '?' ? (text.slice(0, m.index).match(/\?/g) ?? []).length : -1;
+      if (comparesToken(write, col, m[2], index >= 0 ? rawBinding(link, index) : undefined, options)) {
+        column = col;
         op = m[2];
       }
       continue;
@@ -97,9 +124,9 @@ export function judgeKnexWrite(write: KnexWrite, tokenColumn: string, isTokenVal
     if (a && a.type === AST_NODE_TYPES.ObjectExpression) {
       for (const p of a.properties) {
         if (p.type !== AST_NODE_TYPES.Property) continue;
-        const key = propertyKeyName(p) ?? '';
-        if (isTokenColumn(key) || isTokenValue(p.value) || isCompareAndSetColumnName(key.split('.').pop() ?? key)) {
-          column = key.split('.').pop();
+        const key = bareColumn(propertyKeyName(p) ?? '');
+        if (key && comparesToken(write, key, '=', p.value, options)) {
+          column = key;
           op = '=';
         }
       }
@@ -109,10 +136,9 @@ export function judgeKnexWrite(write: KnexWrite, tokenColumn: string, isTokenVal
     if (col === undefined) continue;
     const operator = c !== undefined ? (b ? staticString(b) : undefined) : '=';
     const value = c ?? b;
-    if (!operator || !value || !['<', '<=', '='].includes(operator)) continue;
-    const casEquality = operator === '=' && isCompareAndSetColumnName(col.split('.').pop() ?? col);
-    if (casEquality || isTokenColumn(col) || (value.type !== AST_NODE_TYPES.SpreadElement && isTokenValue(value))) {
-      column = col.split('.').pop();
+    if (!operator || !value || value.type === AST_NODE_TYPES.SpreadElement || !['<', '<=', '='].includes(operator)) continue;
+    if (comparesToken(write, bareColumn(col), operator, value, options)) {
+      column = bareColumn(col);
       op = operator;
     }
   }
@@ -120,7 +146,7 @@ export function judgeKnexWrite(write: KnexWrite, tokenColumn: string, isTokenVal
   const needsStore = (op === '<' || op === '<=') && write.kind !== 'delete';
   const stored =
     !needsStore ||
-    (write.values?.properties.some((p) => p.type === AST_NODE_TYPES.Property && (propertyKeyName(p) ?? '').split('.').pop() === column) ??
+    (write.values?.properties.some((p) => p.type === AST_NODE_TYPES.Property && sameColumn(propertyKeyName(p) ?? '', column)) ??
       // `.merge()` with no argument merges the inserted row; without a row object we cannot tell.
       true);
   return { tokenCompared: true, tokenStored: stored, column };

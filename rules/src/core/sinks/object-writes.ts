@@ -6,7 +6,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
-import { isCompareAndSetColumnName, isTokenColumnName } from '../models/token-names.js';
+import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 
 export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb';
 
@@ -121,23 +121,44 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   return undefined;
 }
 
-const LESS = /^(?:lt|lte|\$lt|\$lte|equals|\$eq)$/;
-
-function keyIsToken(key: string, tokenColumn: string): boolean {
-  const bare = key.split('.').pop() ?? key;
-  return bare === tokenColumn || bare === camel(tokenColumn) || isTokenColumnName(bare) || isTokenColumnName(snake(bare));
-}
+const ORDERED = /^(?:lt|lte|\$lt|\$lte)$/;
+const EQUAL = /^(?:equals|\$eq)$/;
 
 export function camel(column: string): string {
   return column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
-function snake(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** The value the write stores under `key`, when its values object is a literal. */
+function storedValue(write: ObjectWrite, key: string): Node | undefined {
+  const record = write.api === 'dynamodb' ? asObject(propertyValue(write.filter, 'Item')) : write.values;
+  for (const p of record?.properties ?? []) {
+    if (p.type === AST_NODE_TYPES.Property && sameColumn(propertyKeyName(p) ?? '', key)) return p.value;
+  }
+  return undefined;
+}
+
+/** `data: { version: { increment: 1 } }`, Mongo `$inc: { version: 1 }`. */
+function bumps(write: ObjectWrite, key: string): boolean {
+  if (isIncrement(storedValue(write, key), key)) return true;
+  if (write.api !== 'mongodb' || write.node.type !== AST_NODE_TYPES.CallExpression) return false;
+  const inc = asObject(propertyValue(objectArgument(write.node, 1), '$inc'));
+  return !!inc?.properties.some((p) => p.type === AST_NODE_TYPES.Property && sameColumn(propertyKeyName(p) ?? '', key));
+}
+
+/** Whether comparing `key` with `value` (`ordered`: less-than) checks a fence token (see `fence-judgement.ts`). */
+function comparesToken(write: ObjectWrite, key: string, ordered: boolean, value: Node | undefined, options: FenceJudgeOptions): boolean {
+  if (value && options.isTokenValue(value)) return true;
+  if (value && !options.isNonTokenValue?.(value) && isMonotonicColumn(key)) {
+    const stored = storedValue(write, key);
+    if (ordered && stored && sameValueExpression(stored, value)) return true;
+    if (!ordered && bumps(write, key)) return true;
+  }
+  if (isTokenColumnByName(key, options)) return true;
+  return !ordered && isCompareAndSetColumnByName(key);
 }
 
 /** `{ fenceToken: { lt: t } }`, `{ fence_token: { $lt: t } }`, `{ fenceToken: LessThan(t) }`, `{ fenceToken: { [Op.lt]: t } }`, `{ fenceToken: t }`. */
-function filterComparesToken(filter: TSESTree.ObjectExpression | undefined, tokenColumn: string, isToken: (n: Node) => boolean): string | undefined {
+function filterComparesToken(write: ObjectWrite, filter: TSESTree.ObjectExpression | undefined, options: FenceJudgeOptions): { key: string; ordered: boolean } | undefined {
   for (const p of filter?.properties ?? []) {
     if (p.type !== AST_NODE_TYPES.Property) continue;
     const key = propertyKeyName(p);
@@ -145,32 +166,31 @@ function filterComparesToken(filter: TSESTree.ObjectExpression | undefined, toke
     if (key === 'AND' || key === '$and') {
       const list = value.type === AST_NODE_TYPES.ArrayExpression ? value.elements : [value];
       for (const item of list) {
-        const found = item && item.type !== AST_NODE_TYPES.SpreadElement ? filterComparesToken(asObject(item), tokenColumn, isToken) : undefined;
+        const found = item && item.type !== AST_NODE_TYPES.SpreadElement ? filterComparesToken(write, asObject(item), options) : undefined;
         if (found) return found;
       }
       continue;
     }
-    if (!key && !p.computed) continue;
-    const tokenKey = key !== undefined && keyIsToken(key, tokenColumn);
+    if (key === undefined) continue;
     if (value.type === AST_NODE_TYPES.ObjectExpression) {
       for (const inner of value.properties) {
         if (inner.type !== AST_NODE_TYPES.Property) continue;
-        const op = propertyKeyName(inner) ?? (inner.computed ? memberNameOf(inner.key) : undefined);
-        if (op && LESS.test(op) && (tokenKey || isToken(inner.value))) return key;
+        const op = propertyKeyName(inner) ?? (inner.computed ? memberName(inner.key) : undefined);
+        if (!op) continue;
+        const ordered = ORDERED.test(op);
+        if ((ordered || EQUAL.test(op)) && comparesToken(write, key, ordered, inner.value, options)) return { key, ordered };
       }
       continue;
     }
     if (value.type === AST_NODE_TYPES.CallExpression && /^(?:LessThan|LessThanOrEqual|Equal)$/.test(calleeName(value) ?? '')) {
-      if (tokenKey || (value.arguments[0] && isToken(value.arguments[0]))) return key;
+      const ordered = calleeName(value) !== 'Equal';
+      const arg = value.arguments[0];
+      if (comparesToken(write, key, ordered, arg && arg.type !== AST_NODE_TYPES.SpreadElement ? arg : undefined, options)) return { key, ordered };
       continue;
     }
-    if (tokenKey || isToken(value) || (key !== undefined && isCompareAndSetColumnName(key))) return key;
+    if (comparesToken(write, key, false, value, options)) return { key, ordered: false };
   }
   return undefined;
-}
-
-function memberNameOf(node: Node): string | undefined {
-  return memberName(node);
 }
 
 function valuesStore(values: TSESTree.ObjectExpression | undefined, column: string): boolean {
@@ -178,13 +198,20 @@ function valuesStore(values: TSESTree.ObjectExpression | undefined, column: stri
   return values.properties.some((p) => {
     if (p.type !== AST_NODE_TYPES.Property) return p.type === AST_NODE_TYPES.SpreadElement;
     const key = propertyKeyName(p);
-    return key === column || (key !== undefined && (snake(key) === snake(column) || camel(key) === camel(column)));
+    return key !== undefined && sameColumn(key, column);
   });
 }
 
+/** TypeORM `where('r.epoch < :epoch', { epoch })`: the value bound to `:name`. */
+function namedBinding(link: TSESTree.CallExpression, name: string): Node | undefined {
+  const bindings = objectArgument(link, 1);
+  for (const p of bindings?.properties ?? []) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === name) return p.value;
+  return undefined;
+}
+
 /** Kysely/TypeORM/Drizzle builder: a where link comparing a token. */
-function chainComparesToken(links: readonly TSESTree.CallExpression[], tokenColumn: string, isToken: (n: Node) => boolean): string | undefined {
-  for (const link of links) {
+function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): { key: string; ordered: boolean } | undefined {
+  for (const link of write.links) {
     const name = calleeName(link) ?? '';
     if (!/^(?:where|andWhere|orWhere)$/.test(name)) continue;
     const [a, b, c] = link.arguments;
@@ -192,62 +219,91 @@ function chainComparesToken(links: readonly TSESTree.CallExpression[], tokenColu
     // Kysely: where('fence_token', '<', token).
     if (col !== undefined && c) {
       const op = b ? staticString(b) : undefined;
-      if (op && ['<', '<=', '='].includes(op) && (keyIsToken(col, tokenColumn) || (c.type !== AST_NODE_TYPES.SpreadElement && isToken(c)))) return col.split('.').pop();
+      if (op && ['<', '<=', '='].includes(op) && comparesToken(write, bareColumn(col), op !== '=', c.type !== AST_NODE_TYPES.SpreadElement ? c : undefined, options)) return { key: bareColumn(col), ordered: op !== '=' };
       continue;
     }
     // TypeORM: where('r.fence_token < :token', { token }).
     if (col !== undefined) {
       const m = /([\w."]+)\s*(<=|<|=)\s*:(\w+)/.exec(col);
-      if (m && keyIsToken(m[1].replace(/"/g, ''), tokenColumn)) return m[1].replace(/"/g, '').split('.').pop();
+      const key = m && bareColumn(m[1].replace(/"/g, ''));
+      if (m && key && comparesToken(write, key, m[2] !== '=', namedBinding(link, m[3]), options)) return { key, ordered: m[2] !== '=' };
       continue;
     }
     // Drizzle: where(and(eq(t.key, key), lt(t.fenceToken, token))).
     if (a && a.type !== AST_NODE_TYPES.SpreadElement) {
-      const found = drizzleCompares(a, tokenColumn, isToken);
+      const found = drizzleCompares(write, a, options);
       if (found) return found;
     }
   }
   return undefined;
 }
 
-function drizzleCompares(node: Node, tokenColumn: string, isToken: (n: Node) => boolean): string | undefined {
+function drizzleCompares(write: ObjectWrite, node: Node, options: FenceJudgeOptions): { key: string; ordered: boolean } | undefined {
   const n = unwrap(node);
   if (n.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const name = calleeName(n) ?? '';
   if (name === 'and') {
     for (const arg of n.arguments) {
-      const found = arg.type !== AST_NODE_TYPES.SpreadElement ? drizzleCompares(arg, tokenColumn, isToken) : undefined;
+      const found = arg.type !== AST_NODE_TYPES.SpreadElement ? drizzleCompares(write, arg, options) : undefined;
       if (found) return found;
     }
     return undefined;
   }
   if (/^(?:lt|lte|eq)$/.test(name)) {
     const [column, value] = n.arguments;
-    const colName = column ? memberName(unwrap(column)) : undefined;
-    if ((colName && keyIsToken(colName, tokenColumn)) || (value && value.type !== AST_NODE_TYPES.SpreadElement && isToken(value))) return colName ?? tokenColumn;
+    const key = column ? memberName(unwrap(column)) : undefined;
+    const ordered = name !== 'eq';
+    if (key && comparesToken(write, key, ordered, value && value.type !== AST_NODE_TYPES.SpreadElement ? value : undefined, options)) return { key, ordered };
   }
   return undefined;
 }
 
-function dynamoCompares(input: TSESTree.ObjectExpression | undefined, tokenColumn: string): string | undefined {
-  const condition = staticString(propertyValue(input, 'ConditionExpression') ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node));
-  if (!condition) return undefined;
-  const names = asObject(propertyValue(input, 'ExpressionAttributeNames'));
-  const m = /([#\w.]+)\s*(<=|<|=)\s*:\w+|:\w+\s*(>=|>|=)\s*([#\w.]+)/.exec(condition);
-  if (!m) return undefined;
-  let attr = m[1] ?? m[4];
-  if (attr.startsWith('#')) attr = staticString(propertyValue(names, attr) ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node)) ?? attr;
-  return keyIsToken(attr, tokenColumn) ? attr : undefined;
+const NULL_LITERAL = { type: AST_NODE_TYPES.Literal, value: null } as unknown as Node;
+
+/** The JS value of a DynamoDB `:placeholder`: `{ ':t': t }`, or the low-level `{ ':t': { N: String(t) } }`. */
+function dynamoValue(input: TSESTree.ObjectExpression | undefined, placeholder: string): Node | undefined {
+  const value = propertyValue(asObject(propertyValue(input, 'ExpressionAttributeValues')), placeholder);
+  const typed = asObject(value);
+  return typed && typed.properties.length === 1 ? (propertyValue(typed, /^(?:N|S)$/) ?? value) : value;
 }
 
-export function judgeObjectWrite(write: ObjectWrite, tokenColumn: string, isToken: (n: Node) => boolean): ObjectVerdict {
-  let column: string | undefined;
-  if (write.api === 'dynamodb') column = dynamoCompares(write.filter, tokenColumn);
-  else if (write.links.length > 0) column = chainComparesToken(write.links, tokenColumn, isToken);
-  else column = filterComparesToken(write.filter, tokenColumn, isToken);
-  if (!column) return { tokenCompared: false, tokenStored: false };
-  // Equality on a holder or version column is compare-and-set: nothing new needs storing.
-  const cas = isCompareAndSetColumnName(column) && !keyIsToken(column, tokenColumn);
-  const stored = cas || write.kind === 'delete' || write.api === 'dynamodb' || valuesStore(write.values, column);
-  return { tokenCompared: true, tokenStored: stored, column };
+/** `ConditionExpression: '#tok < :tok'` on an attribute the write also sets (`SET #tok = :tok`, or in `Item`). */
+function dynamoCompares(write: ObjectWrite, options: FenceJudgeOptions): { key: string; ordered: boolean; stored: boolean } | undefined {
+  const input = write.filter;
+  const condition = staticString(propertyValue(input, 'ConditionExpression') ?? NULL_LITERAL);
+  if (!condition) return undefined;
+  const names = asObject(propertyValue(input, 'ExpressionAttributeNames'));
+  const update = staticString(propertyValue(input, 'UpdateExpression') ?? NULL_LITERAL);
+  const pattern = /([#\w.]+)\s*(<=|<|=)\s*(:\w+)|(:\w+)\s*(>=|>|=)\s*([#\w.]+)/g;
+  for (const m of condition.matchAll(pattern)) {
+    const rawAttr = m[1] ?? m[6];
+    const placeholder = m[3] ?? m[4];
+    const op = m[2] ?? m[5];
+    const attr = rawAttr.startsWith('#') ? (staticString(propertyValue(names, rawAttr) ?? NULL_LITERAL) ?? rawAttr) : rawAttr;
+    const ordered = op !== '=';
+    const assigned = update !== undefined ? new RegExp(`(?:^|[\\s,])${escape(rawAttr)}\\s*=\\s*([^,]+)`).exec(update.replace(/^\s*SET\s+/i, ' ')) : null;
+    const value = dynamoValue(input, placeholder);
+    const storesSame = assigned?.[1]?.trim() === placeholder || (!!value && !!storedValue(write, attr) && sameValueExpression(storedValue(write, attr)!, value));
+    const compared = (value && options.isTokenValue(value)) || (ordered && storesSame && isMonotonicColumn(attr) && !(value && options.isNonTokenValue?.(value))) || isTokenColumnByName(attr, options) || (!ordered && isCompareAndSetColumnByName(attr));
+    if (!compared) continue;
+    const stored = !ordered || write.kind === 'delete' || (update !== undefined ? assigned !== null : write.kind === 'replace' ? storedValue(write, attr) !== undefined || !asObject(propertyValue(input, 'Item')) : true);
+    return { key: attr, ordered, stored };
+  }
+  return undefined;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&');
+}
+
+export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions): ObjectVerdict {
+  if (write.api === 'dynamodb') {
+    const found = dynamoCompares(write, options);
+    return found ? { tokenCompared: true, tokenStored: found.stored, column: found.key } : { tokenCompared: false, tokenStored: false };
+  }
+  const found = write.links.length > 0 ? chainComparesToken(write, options) : filterComparesToken(write, write.filter, options);
+  if (!found) return { tokenCompared: false, tokenStored: false };
+  // Equality (a holder, a version) is compare-and-set: nothing new needs storing.
+  const stored = !found.ordered || write.kind === 'delete' || valuesStore(write.values, found.key);
+  return { tokenCompared: true, tokenStored: stored, column: found.key };
 }

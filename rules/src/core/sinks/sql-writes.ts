@@ -7,9 +7,10 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, propertyKeyName, unwrap, type Node } from '../ast.js';
 import { isLockTable } from '../models/lock-tables.js';
-import { isCompareAndSetColumnName, isTokenColumnName } from '../models/token-names.js';
+import { isTokenColumnName } from '../models/token-names.js';
 import { readSqlSource, type SqlSource } from '../sql/index.js';
-import type { SqlComparison, SqlStatementInfo } from '../sql/types.js';
+import type { SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js';
+import { bareColumn, isCompareAndSetColumnByName, isMonotonicColumn, isTokenColumnByName, sameColumn, type FenceJudgeOptions } from './fence-judgement.js';
 
 /** Methods that take SQL text as their first argument. */
 const SQL_METHODS = new Set([
@@ -152,10 +153,8 @@ export interface WriteVerdict {
   column?: string;
 }
 
-export interface VerdictOptions {
-  tokenColumn: string;
-  isTokenValue: (node: Node) => boolean;
-}
+/** How a SQL write is judged; see `fence-judgement.ts`. */
+export type VerdictOptions = FenceJudgeOptions;
 
 /** Writes that can land late: UPDATE, DELETE, upserts and MERGE; not plain INSERTs, lock tables or token counters. */
 export function isProtectedWrite(statement: SqlStatementInfo): boolean {
@@ -166,28 +165,64 @@ export function isProtectedWrite(statement: SqlStatementInfo): boolean {
   // Issuing a token: the statement increments a token column in place.
   const increments = statement.assignments.some((a) => a.value.columns.includes(a.column) && /\+/.test(a.value.text));
   if (increments && ((table && AUTHORITY_TABLE.test(table)) || statement.assignments.some((a) => isTokenColumnName(a.column)))) return false;
-  return true;
+  return counterOutputs(statement).length === 0;
 }
 
-function comparesToken(c: SqlComparison, call: SqlCall, options: VerdictOptions): boolean {
-  if (!['<', '<=', '=', 'IS NOT DISTINCT FROM'].includes(c.op)) return false;
-  const hasInput = c.value.params.length > 0 || c.value.columns.length > 0;
-  if (!hasInput) return false;
-  const column = c.column.split('.').pop() ?? c.column;
-  if (column === options.tokenColumn || isTokenColumnName(column)) return true;
-  if (c.op === '=' && isCompareAndSetColumnName(column)) return true;
-  return c.value.params.some((n) => {
-    const value = call.param(n);
-    return value !== undefined && options.isTokenValue(value);
-  });
+/**
+ * The outputs through which a statement hands out a durable counter, whatever it is called:
+ * `UPDATE t SET n = n + 1 ... RETURNING n` (the statement does nothing else but stamp a time),
+ * and `SELECT nextval('seq')`. Their values are fence tokens.
+ */
+export function counterOutputs(statement: SqlStatementInfo): string[] {
+  if (statement.kind === 'select') {
+    return statement.outputs.filter((o) => o.value.functions.includes('nextval') && o.value.columns.length === 0).map((o) => o.column);
+  }
+  if (statement.kind !== 'update' && !(statement.kind === 'insert' && statement.upsert)) return [];
+  const bumped = statement.assignments.filter((a) => a.value.columns.some((c) => sameColumn(c, a.column)) && /\+\s*\d+\s*$/.test(a.value.text));
+  if (bumped.length === 0) return [];
+  const onlyStamps = statement.assignments.every((a) => bumped.includes(a) || (a.value.params.length === 0 && a.value.columns.length === 0 && a.value.functions.length > 0));
+  if (!onlyStamps) return [];
+  return statement.outputs
+    .filter((o) => o.value.functions.includes('nextval') || bumped.some((a) => sameColumn(o.column, a.column) || o.value.columns.some((c) => sameColumn(c, a.column))))
+    .map((o) => o.column);
+}
+
+const COMPARING = new Set(['<', '<=', '=', 'IS NOT DISTINCT FROM']);
+
+/** Same `$n` set, or the same column reference (`incoming.tok`), on both sides. */
+function sameSqlValue(a: SqlValue, b: SqlValue): boolean {
+  if (a.params.length > 0 || b.params.length > 0) return a.params.length === b.params.length && a.params.every((n) => b.params.includes(n));
+  return a.columns.length > 0 && a.text.trim() === b.text.trim();
+}
+
+/** `version = version + 1`: the assignment bumps the column in place. */
+function incrementsItself(statement: SqlStatementInfo, column: string): boolean {
+  return statement.assignments.some((a) => sameColumn(a.column, column) && a.value.columns.some((c) => sameColumn(c, column)) && /\+\s*\d+\s*$/.test(a.value.text));
+}
+
+/** Whether a comparison of the write's condition checks a fence token (see `fence-judgement.ts`). */
+function comparesToken(c: SqlComparison, statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): boolean {
+  if (!COMPARING.has(c.op)) return false;
+  if (c.value.params.length === 0 && c.value.columns.length === 0) return false;
+  const column = bareColumn(c.column);
+  const values = c.value.params.map((n) => call.param(n)).filter((v): v is Node => v !== undefined);
+  if (values.some((v) => options.isTokenValue(v))) return true;
+  const known = !values.some((v) => options.isNonTokenValue?.(v));
+  if (known && isMonotonicColumn(column)) {
+    const ordered = c.op === '<' || c.op === '<=';
+    if (ordered && statement.assignments.some((a) => sameColumn(a.column, column) && sameSqlValue(a.value, c.value))) return true;
+    if (!ordered && incrementsItself(statement, column)) return true;
+  }
+  if (isTokenColumnByName(column, options)) return true;
+  return c.op === '=' && isCompareAndSetColumnByName(column);
 }
 
 export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): WriteVerdict {
   // `SET value = CASE WHEN t.fence_token < EXCLUDED.fence_token THEN ... END` guards the assignment itself.
-  const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, call, options));
+  const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, statement, call, options));
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
-  const column = comparison.column.split('.').pop() ?? comparison.column;
+  const column = bareColumn(comparison.column);
   const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete';
-  const stored = !needsStore || statement.assignments.some((a) => a.column === column);
+  const stored = !needsStore || statement.assignments.some((a) => sameColumn(a.column, column));
   return { statement, tokenCompared: true, tokenStored: stored, column };
 }

@@ -152,6 +152,7 @@ function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextCo
     assignmentGuards: [] as SqlComparison[],
     returning: [] as string[],
     selectedColumns: [] as string[],
+    outputs: [] as SqlAssignment[],
     forUpdate: false,
     ...callsAndParams(stmt),
   } as SqlStatementInfo;
@@ -167,6 +168,7 @@ function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextCo
     info.assignments = setList(u.targetList, scope, info.assignmentGuards);
     if (u.whereClause) collectComparisons(u.whereClause, scope, false, info.conditions);
     info.returning = returningNames(u.returningClause, scope);
+    info.outputs = outputValues(u.returningClause?.exprs, scope, (t) => outputLabel(t, scope));
     lazyEditPoints(info, ctx, u.relation?.location, 'update', !u.whereClause?.CurrentOfExpr);
   } else if (stmt.DeleteStmt) {
     const d = stmt.DeleteStmt;
@@ -176,6 +178,7 @@ function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextCo
     scope.addFrom(d.usingClause, info.conditions);
     if (d.whereClause) collectComparisons(d.whereClause, scope, false, info.conditions);
     info.returning = returningNames(d.returningClause, scope);
+    info.outputs = outputValues(d.returningClause?.exprs, scope, (t) => outputLabel(t, scope));
     lazyEditPoints(info, ctx, d.relation?.location, 'delete', !d.whereClause?.CurrentOfExpr);
   } else if (stmt.InsertStmt) {
     describeInsert(stmt.InsertStmt, info, scope, ctx);
@@ -187,10 +190,12 @@ function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextCo
     info.kind = 'select';
     info.table = firstTable(s);
     info.forUpdate = Boolean(s.lockingClause?.length) || Boolean(s.larg?.lockingClause?.length);
-    info.selectedColumns = (s.targetList ?? []).map((t: Json) => {
+    const selectLabel = (t: Json) => {
       const rt = t.ResTarget;
       return String(rt?.name ?? (rt?.val ? (outputName(rt.val) ?? '?column?') : '?column?')).toLowerCase();
-    });
+    };
+    info.selectedColumns = (s.targetList ?? []).map(selectLabel);
+    info.outputs = outputValues(s.targetList, scope, selectLabel);
     conditionsOfSelect(s, scope, false, info.conditions);
     info.edit = {};
   } else {
@@ -224,6 +229,7 @@ function describeInsert(ins: Json, info: SqlStatementInfo, scope: Scope, ctx: Te
     if (conflict.whereClause) collectComparisons(conflict.whereClause, upsertScope, false, info.conditions);
   }
   info.returning = returningNames(ins.returningClause, scope);
+  info.outputs = outputValues(ins.returningClause?.exprs, scope, (t) => outputLabel(t, scope));
   if (info.upsert) lazyEditPoints(info, ctx, ins.relation?.location, 'upsert', true);
   else info.edit = {};
 }
@@ -247,6 +253,7 @@ function describeMerge(m: Json, info: SqlStatementInfo, scope: Scope): void {
     }
   }
   info.returning = returningNames(m.returningClause, scope);
+  info.outputs = outputValues(m.returningClause?.exprs, scope, (t) => outputLabel(t, scope));
 }
 
 function setTarget(info: SqlStatementInfo, relation: Json, scope: Scope): void {
@@ -296,15 +303,22 @@ function collectCaseGuards(node: Json, scope: Scope, out: SqlComparison[]): void
 }
 
 function returningNames(clause: Json, scope: Scope): string[] {
-  return (clause?.exprs ?? []).map((t: Json) => {
-    const rt = t.ResTarget;
-    if (rt?.name) return String(rt.name).toLowerCase();
-    if (rt?.val?.ColumnRef) {
-      const fields = columnFields(rt.val.ColumnRef);
-      return fields ? fields[fields.length - 1] : '*';
-    }
-    return rt?.val ? valueOf(rt.val, scope).text : '';
-  });
+  return (clause?.exprs ?? []).map((t: Json) => outputLabel(t, scope));
+}
+
+/** Output items (RETURNING or the SELECT list) with the value each carries. */
+function outputValues(targets: Json[] | undefined, scope: Scope, label: (t: Json) => string): SqlAssignment[] {
+  return (targets ?? []).flatMap((t: Json) => (t.ResTarget?.val ? [{ column: label(t), value: valueOf(t.ResTarget.val, scope) }] : []));
+}
+
+function outputLabel(t: Json, scope: Scope): string {
+  const rt = t.ResTarget;
+  if (rt?.name) return String(rt.name).toLowerCase();
+  if (rt?.val?.ColumnRef) {
+    const fields = columnFields(rt.val.ColumnRef);
+    return fields ? fields[fields.length - 1] : '*';
+  }
+  return rt?.val ? valueOf(rt.val, scope).text : '';
 }
 
 /** Every function called and every parameter referenced in a statement, anywhere in it. */

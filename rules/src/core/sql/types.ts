@@ -60,6 +60,8 @@ export interface SqlStatementInfo {
   returning: string[];
   /** SELECT list items: the output name, or the column name. */
   selectedColumns: string[];
+  /** RETURNING items (writes) or SELECT list items (selects): the output name (as in `returning` / `selectedColumns`) and the value it carries. */
+  outputs: SqlAssignment[];
   /** SELECT ... FOR UPDATE / NO KEY UPDATE / SHARE / KEY SHARE. */
   forUpdate: boolean;
   /** Lower-case names of every function called anywhere in the statement. */

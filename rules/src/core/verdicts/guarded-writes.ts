@@ -73,7 +73,7 @@ export function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplat
     if (knex) {
       return {
         node, sink: 'knex', target: knex.table, receiver, stores: knex.values?.properties.flatMap((p) => (p.type === AST_NODE_TYPES.Property && p.key.type === AST_NODE_TYPES.Identifier ? [p.key.name] : [])) ?? [],
-        carriesComparison: (field) => judgeKnexWrite(knex, field ?? analysis.tokenColumn, isToken).tokenCompared || judgeKnexWrite(knex, analysis.tokenColumn, isToken).tokenCompared,
+        carriesComparison: (field) => judgeKnexWrite(knex, { isTokenValue: isToken, knownColumn: field }).tokenCompared,
       };
     }
     const first = node.arguments[0];
@@ -82,7 +82,7 @@ export function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplat
       const path = calleeObject(node);
       return {
         node, sink: 'object', target: path ? receiverPath(path).join('.') : undefined, receiver, stores: objectKeys(object.node.arguments.filter((a) => unwrap(a) !== object.filter)),
-        carriesComparison: (field) => judgeObjectWrite(object, field ?? analysis.tokenColumn, isToken).tokenCompared || judgeObjectWrite(object, analysis.tokenColumn, isToken).tokenCompared,
+        carriesComparison: (field) => judgeObjectWrite(object, { isTokenValue: isToken, knownColumn: field }).tokenCompared,
       };
     }
     const method = calleeName(node) ?? '';
@@ -106,7 +106,7 @@ export function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplat
   return {
     node, sink: 'sql', target: statements[0].table, receiver, stores: statements.flatMap((s) => s.assignments.map((a) => a.column)),
     carriesComparison: (field) =>
-      statements.every((s) => judgeWrite(s, call, { tokenColumn: analysis.tokenColumn, isTokenValue: isToken }).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length > 0))),
+      statements.every((s) => judgeWrite(s, call, { isTokenValue: isToken }).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length > 0))),
   };
 }
 
