@@ -17,6 +17,10 @@
 //   --typed            lint with type information (parserOptions.projectService); the extracted
 //                      trees have no node_modules, so library types stay unresolved
 //   --keep             keep the extracted trees (their paths are printed)
+//   --shapes [DIR]     lint the shape fixtures (default fixtures/realworld-shapes) instead of
+//                      the repositories and compare them with their `// expect:` markers:
+//                      files under buggy/ report exactly at their markers, files under fixed/
+//                      report nothing. Prints one line per file; exit 1 if any file fails
 //   --show-truth       lint nothing: print the source line at every place the ground truth
 //                      names (from the mirrors), so a reviewer can see each entry still points
 //                      at the code it describes; exit 1 if a file or line does not exist
@@ -84,23 +88,7 @@ async function lintTree({ dir, out, maxBytes, typed }) {
   walk(dir);
   files.sort();
 
-  const parserOptions = typed
-    ? { projectService: { allowDefaultProject: ['*.js', '*.ts'] }, tsconfigRootDir: dir, ecmaFeatures: { jsx: true } }
-    : { ecmaFeatures: { jsx: true } };
-  const eslint = new ESLint({
-    cwd: dir,
-    overrideConfigFile: true,
-    allowInlineConfig: false, // their eslint-disable comments name rules that are not loaded here
-    errorOnUnmatchedPattern: false,
-    overrideConfig: [
-      {
-        files: ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'],
-        languageOptions: { parser: tsParser, ecmaVersion: 'latest', sourceType: 'module', parserOptions },
-      },
-      { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
-      { ...fencelint.configs.recommended, files: ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'] },
-    ],
-  });
+  const eslint = new ESLint(eslintOptions(dir, { tsParser, fencelint, typed }));
 
   const findings = [];
   const parseErrors = [];
@@ -143,6 +131,67 @@ async function lintTree({ dir, out, maxBytes, typed }) {
   writeFileSync(out, JSON.stringify({ linted: files.length, skipped, parseErrors, crashes, findings, ms }));
 }
 
+/** ESLint's options for linting a tree as its owners would: recommended rules, no type info. */
+function eslintOptions(dir, { tsParser, fencelint, typed = false }) {
+  const parserOptions = typed
+    ? { projectService: { allowDefaultProject: ['*.js', '*.ts'] }, tsconfigRootDir: dir, ecmaFeatures: { jsx: true } }
+    : { ecmaFeatures: { jsx: true } };
+  const sources = ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'];
+  return {
+    cwd: dir,
+    overrideConfigFile: true,
+    allowInlineConfig: false, // their eslint-disable comments name rules that are not loaded here
+    errorOnUnmatchedPattern: false,
+    overrideConfig: [
+      { files: sources, languageOptions: { parser: tsParser, ecmaVersion: 'latest', sourceType: 'module', parserOptions } },
+      { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
+      { ...fencelint.configs.recommended, files: sources },
+    ],
+  };
+}
+
+/** Lints the shape fixtures and compares them with their markers; true when all pass. */
+async function checkShapes(dir, print) {
+  if (!existsSync(dir)) fail(`no shape fixtures at ${dir}`);
+  const { ESLint } = await import('eslint');
+  const tsParser = (await import('@typescript-eslint/parser')).default;
+  const fencelint = (await import('eslint-plugin-fencelint')).default;
+  const { compareFindings, describeMismatch } = await import('../../fixtures/lib/expectations.mjs');
+  const eslint = new ESLint(eslintOptions(dir, { tsParser, fencelint }));
+  const files = [];
+  const walk = (current) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (SOURCE_FILE.test(entry.name)) files.push(full);
+    }
+  };
+  walk(dir);
+  files.sort();
+  let passed = 0;
+  const byShape = new Map();
+  for (const result of await eslint.lintFiles(files)) {
+    const name = rel(dir, result.filePath);
+    const comparison = compareFindings(result.filePath, readFileSync(result.filePath, 'utf8'), result.messages);
+    const fixed = name.split('/').includes('fixed');
+    const ok = comparison.ok && !(fixed && comparison.markers.length > 0);
+    const shape = name.split('/')[0];
+    const entry = byShape.get(shape) ?? { ok: 0, all: 0 };
+    entry.all++;
+    if (ok) {
+      passed++;
+      entry.ok++;
+    }
+    byShape.set(shape, entry);
+    const summary = fixed ? 'must be clean' : `${comparison.matched.length}/${comparison.markers.length} expected findings`;
+    print(`${ok ? 'PASS' : 'FAIL'}  ${name}  ${summary}`);
+    for (const line of describeMismatch(comparison)) print(`      ${line}`);
+  }
+  print('');
+  print(`${passed}/${files.length} files pass; shapes passing whole: ${[...byShape.values()].filter((e) => e.ok === e.all).length}/${byShape.size}`);
+  return passed === files.length;
+}
+
 /** Why a file is not handed to ESLint, or undefined when it is. */
 function unlintable(file, maxBytes) {
   let size;
@@ -183,6 +232,7 @@ function parseArgs(argv) {
     typed: false,
     keep: false,
     showTruth: false,
+    shapes: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -202,6 +252,11 @@ function parseArgs(argv) {
       case '--typed': args.typed = true; break;
       case '--keep': args.keep = true; break;
       case '--show-truth': args.showTruth = true; break;
+      case '--shapes': {
+        const next = argv[i + 1];
+        args.shapes = next && !next.startsWith('--') ? path.resolve(argv[++i]) : path.join(root, 'fixtures', 'realworld-shapes');
+        break;
+      }
       case '--help': case '-h':
         process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 24).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
         process.exit(0);
@@ -550,6 +605,7 @@ async function main() {
   if (args.only) for (const name of args.only) if (!entries.some((e) => e.name === name)) fail(`--only: no entry named ${name} in ${args.repos}`);
   const truth = args.expected ? readJson(args.expected, 'ground truth') : undefined;
   const print = args.json === '-' ? (line) => process.stderr.write(`${line}\n`) : (line) => process.stdout.write(`${line}\n`);
+  if (args.shapes) process.exit((await checkShapes(args.shapes, print)) ? 0 : 1);
   if (args.showTruth) {
     if (!truth) fail('--show-truth needs the ground truth (--expected)');
     process.exit((await showTruth(entries, truth, args, print)) ? 0 : 1);
