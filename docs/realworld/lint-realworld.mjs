@@ -17,6 +17,11 @@
 //   --typed            lint with type information (parserOptions.projectService); the extracted
 //                      trees have no node_modules, so library types stay unresolved
 //   --keep             keep the extracted trees (their paths are printed)
+//   --from FILE        lint nothing: score the results of an earlier --json run again (after
+//                      an edit of the ground truth)
+//   --markdown FILE    rewrite the part of FILE between `<!-- measured:begin -->` and
+//                      `<!-- measured:end -->` with the tables of this run: every finding with
+//                      its verdict (from the ground truth), the misses, precision and recall
 //   --shapes [DIR]     lint the shape fixtures (default fixtures/realworld-shapes) instead of
 //                      the repositories and compare them with their `// expect:` markers:
 //                      files under buggy/ report exactly at their markers, files under fixed/
@@ -30,7 +35,7 @@
 // an out-of-memory in one repository is reported for that repository and the others go on.
 // Exit status: 0 when every listed repository was linted or reported missing, 2 on bad
 // arguments or unreadable repos.json.
-import { spawn, fork } from 'node:child_process';
+import { spawn, spawnSync, fork } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, openSync, readSync, closeSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -233,6 +238,8 @@ function parseArgs(argv) {
     keep: false,
     showTruth: false,
     shapes: undefined,
+    markdown: undefined,
+    from: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -251,6 +258,8 @@ function parseArgs(argv) {
       case '--timeout-s': args.timeoutS = positive(flag, value()); break;
       case '--typed': args.typed = true; break;
       case '--keep': args.keep = true; break;
+      case '--markdown': args.markdown = path.resolve(value()); break;
+      case '--from': args.from = path.resolve(value()); break;
       case '--show-truth': args.showTruth = true; break;
       case '--shapes': {
         const next = argv[i + 1];
@@ -294,6 +303,7 @@ function readJson(file, what) {
 
 function validRepos(data) {
   if (!data || !Array.isArray(data.repos)) fail('repos.json must be { "repos": [ ... ] }');
+  if (data.outOfScope !== undefined && (!Array.isArray(data.outOfScope) || data.outOfScope.some((g) => typeof g !== 'string'))) fail('repos.json: "outOfScope" must be a list of glob patterns');
   const seen = new Set();
   for (const [i, r] of data.repos.entries()) {
     if (typeof r?.name !== 'string' || typeof r.repo !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(r.repo)) fail(`repos[${i}] needs "name" and "repo": "owner/name"`);
@@ -601,7 +611,8 @@ function summarise(results, scoring, print) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   process.removeAllListeners('warning'); // path.matchesGlob is "experimental" on Node 20
-  const entries = validRepos(readJson(args.repos, 'repos list')).filter((r) => !args.only || args.only.has(r.name));
+  const reposFile = readJson(args.repos, 'repos list');
+  const entries = validRepos(reposFile).filter((r) => !args.only || args.only.has(r.name));
   if (args.only) for (const name of args.only) if (!entries.some((e) => e.name === name)) fail(`--only: no entry named ${name} in ${args.repos}`);
   const truth = args.expected ? readJson(args.expected, 'ground truth') : undefined;
   const print = args.json === '-' ? (line) => process.stderr.write(`${line}\n`) : (line) => process.stdout.write(`${line}\n`);
@@ -611,15 +622,24 @@ async function main() {
     process.exit((await showTruth(entries, truth, args, print)) ? 0 : 1);
   }
 
-  const work = mkdtempSync(path.join(tmpdir(), 'fencelint-realworld-'));
   const results = [];
-  try {
+  if (args.from) {
+    const earlier = readJson(args.from, 'earlier results');
+    if (!Array.isArray(earlier?.results)) fail(`${args.from} is not the JSON of an earlier run`);
     for (const entry of entries) {
-      print(`linting ${entry.name} (${entry.repo}) ...`);
-      results.push(await lintRepo(entry, args, work));
+      const found = earlier.results.find((r) => r.name === entry.name && r.commit === entry.commit);
+      results.push(found ?? { name: entry.name, repo: entry.repo, commit: entry.commit, status: 'missing', reason: `not in ${args.from}` });
     }
-  } finally {
-    if (!args.keep) rmSync(work, { recursive: true, force: true });
+  } else {
+    const work = mkdtempSync(path.join(tmpdir(), 'fencelint-realworld-'));
+    try {
+      for (const entry of entries) {
+        print(`linting ${entry.name} (${entry.repo}) ...`);
+        results.push(await lintRepo(entry, args, work));
+      }
+    } finally {
+      if (!args.keep) rmSync(work, { recursive: true, force: true });
+    }
   }
   print('');
 
@@ -638,11 +658,17 @@ async function main() {
         scores.push({ name: r.name, error: `the ground truth is for commit ${t.commit}, repos.json lints ${r.commit}: not scored` });
         continue;
       }
-      scores.push({ name: r.name, ...scoreRepo(r, t, entry.outOfScope ?? []) });
+      scores.push({ name: r.name, ...scoreRepo(r, t, [...(reposFile.outOfScope ?? []), ...(entry.outOfScope ?? [])]) });
     }
     scoring = { repos: scores, total: tally(scores.filter((s) => !s.error)) };
   }
   summarise(results, scoring, print);
+
+  if (args.markdown) {
+    if (!scoring) fail('--markdown needs the ground truth (--expected)');
+    writeMarkdown(args.markdown, measuredMarkdown(results, scoring, truth));
+    print(`\nmeasured tables written into ${args.markdown}`);
+  }
 
   if (args.json) {
     const data = JSON.stringify({ results, scoring }, null, 2);
@@ -653,6 +679,89 @@ async function main() {
       print(`\nJSON written to ${args.json}`);
     }
   }
+}
+
+const BEGIN = '<!-- measured:begin -->';
+const END = '<!-- measured:end -->';
+
+function writeMarkdown(file, body) {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : `${BEGIN}\n${END}\n`;
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (start === -1 || end < start) fail(`${file} has no ${BEGIN} ... ${END} section`);
+  writeFileSync(file, `${text.slice(0, start + BEGIN.length)}\n${body}\n${text.slice(end)}`);
+}
+
+const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+const pctText = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(2));
+
+/** The generated part of docs/realworld.md. */
+function measuredMarkdown(results, scoring, truth) {
+  const out = [];
+  const t = scoring.total;
+  const plugin = JSON.parse(readFileSync(path.join(root, 'rules', 'package.json'), 'utf8'));
+  const head = spawnSyncText('git', ['-C', root, 'rev-parse', '--short', 'HEAD']);
+  out.push(`Measured with eslint-plugin-fencelint ${plugin.version} at commit \`${head}\`, recommended config, no type information.`);
+  out.push('');
+  out.push('| | |');
+  out.push('|---|---|');
+  out.push(`| precision | **${pctText(t.precision)}** (${t.truePositives} correct of ${t.truePositives + t.falsePositives} scored findings) |`);
+  out.push(`| recall | **${pctText(t.recall)}** (${t.found} of ${t.due} due findings) |`);
+  out.push(`| recall, correctness locks only | ${pctText(t.recallCorrectnessLocks)} |`);
+  out.push(`| critical sections with at least one finding | ${t.criticalSections.withAFinding} of ${t.criticalSections.total} |`);
+  out.push('');
+  out.push('| category | rule | due | found | recall |');
+  out.push('|---|---|--:|--:|--:|');
+  for (const [c, v] of Object.entries(t.byCategory).sort()) out.push(`| ${c} | ${CATEGORY_RULES[c] ? `\`${CATEGORY_RULES[c].replace('fencelint/', '')}\`` : 'none yet'} | ${v.due} | ${v.found} | ${pctText(v.recall)} |`);
+  out.push('');
+  out.push('| rule | correct | false alarms | out of scope | precision | recall |');
+  out.push('|---|--:|--:|--:|--:|--:|');
+  for (const [r, v] of Object.entries(t.byRule).sort()) out.push(`| \`${r.replace('fencelint/', '')}\` | ${v.truePositives} | ${v.falsePositives} | ${v.outOfScope} | ${pctText(v.precision)} | ${pctText(v.recall)} |`);
+  out.push('');
+  out.push('### Runs');
+  out.push('');
+  out.push('| repository | commit | files linted | skipped | did not parse | rule crashes | findings |');
+  out.push('|---|---|--:|--:|--:|--:|--:|');
+  for (const r of results) {
+    if (r.status !== 'linted') {
+      out.push(`| ${r.repo} | \`${r.commit.slice(0, 12)}\` | ${r.status}: ${cell(r.reason)} | | | | |`);
+      continue;
+    }
+    out.push(`| ${r.repo} | \`${r.commit.slice(0, 12)}\` | ${r.linted} | ${r.skipped.length} | ${r.parseErrors.length} | ${r.crashes.length} | ${r.findings.length} |`);
+  }
+  out.push('');
+  out.push('### Every finding');
+  out.push('');
+  out.push('| repository | file:line | rule | verdict |');
+  out.push('|---|---|---|---|');
+  for (const s of scoring.repos) {
+    if (s.error) continue;
+    const repo = truth.repos[s.name];
+    const rows = [
+      ...[...s.matched, ...s.alsoCorrect].map(({ due, finding }) => ({ finding, verdict: `true problem (${due.category}): ${due.why}` })),
+      ...s.falsePositives.map(({ finding, known }) => ({ finding, verdict: known ? `false alarm (${known.class}): ${known.why}` : 'not triaged yet' })),
+      ...s.outOfScope.map(({ finding, why }) => ({ finding, verdict: `out of scope: ${why}` })),
+    ].sort((a, b) => a.finding.file.localeCompare(b.finding.file) || a.finding.line - b.finding.line);
+    for (const { finding, verdict } of rows) {
+      out.push(`| ${repo.repo} | \`${finding.file}:${finding.line}\` | \`${finding.rule.replace('fencelint/', '')}\` | ${cell(verdict)} |`);
+    }
+  }
+  out.push('');
+  out.push('### Misses');
+  out.push('');
+  out.push('| repository | file:line | category | why a finding is due |');
+  out.push('|---|---|---|---|');
+  for (const s of scoring.repos) {
+    if (s.error) continue;
+    const repo = truth.repos[s.name];
+    for (const d of s.missed) out.push(`| ${repo.repo} | \`${d.file}:${d.line}\` | ${d.category}${d.purpose === 'efficiency' ? ' (efficiency lock)' : ''} | ${cell(d.why)} |`);
+  }
+  return out.join('\n');
+}
+
+function spawnSyncText(command, argv) {
+  const result = spawnSync(command, argv, { encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : 'unknown';
 }
 
 /** Prints the source line behind every place of the ground truth; false when one is missing. */
