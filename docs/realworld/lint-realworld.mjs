@@ -623,8 +623,10 @@ async function main() {
   }
 
   const results = [];
+  let meta = { pluginCommit: spawnSyncText('git', ['-C', root, 'rev-parse', '--short', 'HEAD']), date: new Date().toISOString().slice(0, 10), typed: args.typed };
   if (args.from) {
     const earlier = readJson(args.from, 'earlier results');
+    meta = earlier.meta ?? { pluginCommit: 'unknown', date: 'unknown', typed: false };
     if (!Array.isArray(earlier?.results)) fail(`${args.from} is not the JSON of an earlier run`);
     for (const entry of entries) {
       const found = earlier.results.find((r) => r.name === entry.name && r.commit === entry.commit);
@@ -666,12 +668,12 @@ async function main() {
 
   if (args.markdown) {
     if (!scoring) fail('--markdown needs the ground truth (--expected)');
-    writeMarkdown(args.markdown, measuredMarkdown(results, scoring, truth));
+    writeMarkdown(args.markdown, measuredMarkdown(results, scoring, truth, meta));
     print(`\nmeasured tables written into ${args.markdown}`);
   }
 
   if (args.json) {
-    const data = JSON.stringify({ results, scoring }, null, 2);
+    const data = JSON.stringify({ meta, results, scoring }, null, 2);
     if (args.json === '-') process.stdout.write(`${data}\n`);
     else {
       const stream = createWriteStream(args.json);
@@ -696,12 +698,10 @@ const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\s+/g, 
 const pctText = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(2));
 
 /** The generated part of docs/realworld.md. */
-function measuredMarkdown(results, scoring, truth) {
+function measuredMarkdown(results, scoring, truth, meta) {
   const out = [];
   const t = scoring.total;
-  const plugin = JSON.parse(readFileSync(path.join(root, 'rules', 'package.json'), 'utf8'));
-  const head = spawnSyncText('git', ['-C', root, 'rev-parse', '--short', 'HEAD']);
-  out.push(`Measured with eslint-plugin-fencelint ${plugin.version} at commit \`${head}\`, recommended config, no type information.`);
+  out.push(`Measured on ${meta.date} with fencelint at commit \`${meta.pluginCommit}\`, recommended config, ${meta.typed ? 'with' : 'no'} type information.`);
   out.push('');
   out.push('| | |');
   out.push('|---|---|');
