@@ -9,6 +9,7 @@ import type { SqlDialect } from './sql-understanding.js';
 import { renderSvg } from './svg.js';
 
 const USAGE = `Usage:
+  fencelint-check providers [...]   (lock server conformance; see fencelint-check providers --help)
   fencelint-check --sql "<statement>" --roles value,key,token[,operationId] [options]
   fencelint-check --at src/file.ts:LINE [--roles ...] [options]
   fencelint-check --module ./adapter.ts [options]
@@ -160,4 +161,10 @@ function parseCount(value: string | undefined, flag: string): number | undefined
   return n;
 }
 
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (argv[0] === 'providers') {
+  const { runProvidersCommand } = await import('./providers/command.js');
+  // Exit at once: a client library's idle timers must not hold a finished run open.
+  process.exit(await runProvidersCommand(argv.slice(1)));
+}
+process.exitCode = await main(argv);

@@ -4,7 +4,7 @@ import { withDeadline } from './deadline.js';
 import type { LoadOptions } from './load.js';
 import type { LockProvider } from './provider.js';
 import type { ProviderResource } from './resource.js';
-import { CONFORMANCE_SCENARIOS, type ConformanceStatus, type ScenarioOutcome } from './scenarios.js';
+import { CONFORMANCE_SCENARIOS, type ScenarioOutcome } from './scenarios.js';
 
 export interface ScenarioRow extends ScenarioOutcome {
   id: string;
@@ -67,6 +67,6 @@ export async function runConformance(
   };
 }
 
-export function overallStatus(rows: ProviderRow[]): ConformanceStatus {
+export function overallStatus(rows: ProviderRow[]): 'pass' | 'fail' {
   return rows.some((r) => r.scenarios.some((s) => s.status === 'fail')) ? 'fail' : 'pass';
 }

@@ -38,6 +38,8 @@ export class ProviderResource {
   private constructor(
     private readonly db: Queryable,
     readonly description: string,
+    /** The scratch database's URL on a server (the PostgreSQL providers keep their table there too); undefined for PGlite. */
+    readonly serverUrl: string | undefined,
     private readonly closeAll: () => Promise<void>,
     private readonly timeoutMs: number,
   ) {}
@@ -48,13 +50,13 @@ export class ProviderResource {
       const scratch = await ScratchDatabase.create(options.databaseUrl, options.timeoutMs);
       const pool = new pg.Pool({ connectionString: scratch.url, max: options.poolSize ?? 10, connectionTimeoutMillis: options.timeoutMs });
       pool.on('error', () => {}); // an idle client lost in a server restart is replaced on the next query
-      resource = new ProviderResource(pool, `PostgreSQL at ${redact(options.databaseUrl)} (scratch database ${scratch.name})`, async () => {
+      resource = new ProviderResource(pool, `PostgreSQL at ${redact(options.databaseUrl)} (scratch database ${scratch.name})`, scratch.url, async () => {
         await pool.end().catch(() => {});
         await scratch.drop();
       }, options.timeoutMs);
     } else {
       const db = await PgliteDatabase.openScratch();
-      resource = new ProviderResource(db, `${db.description} (embedded)`, () => db.close(), options.timeoutMs);
+      resource = new ProviderResource(db, `${db.description} (embedded)`, undefined, () => db.close(), options.timeoutMs);
     }
     for (const table of Object.values(TABLE)) {
       await resource.db.query(
