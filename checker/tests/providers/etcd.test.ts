@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { runConformance } from '../../src/providers/conformance.js';
 import { createProvider } from '../../src/providers/registry.js';
 import { ProviderResource } from '../../src/providers/resource.js';
@@ -13,7 +13,8 @@ describeWithServers('etcd provider against a real etcd', ['etcd'], () => {
   beforeAll(async () => {
     servers = new LocalServers();
     etcd = await servers.startEtcd();
-    resource = await ProviderResource.open({ databaseUrl: process.env.DATABASE_URL || undefined, timeoutMs: 5000 });
+    // The resource on the suite's real PostgreSQL (DATABASE_URL, else the embedded server).
+    resource = await ProviderResource.open({ databaseUrl: inject('databaseUrl'), timeoutMs: 5000 });
   });
 
   afterAll(async () => {

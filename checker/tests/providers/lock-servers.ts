@@ -1,12 +1,11 @@
 import { describe } from 'vitest';
 import { findLockServerBinaries } from '../../src/providers/servers/binaries.js';
 
-export type ServerKind = 'redis' | 'etcd' | 'postgres';
+export type ServerKind = 'redis' | 'etcd';
 
 const INSTALL: Record<ServerKind, string> = {
   redis: 'redis-server (apt-get install redis-server)',
   etcd: 'etcd (apt-get install etcd-server)',
-  postgres: 'PostgreSQL (apt-get install postgresql), and DATABASE_URL is not set',
 };
 
 /**
@@ -19,7 +18,6 @@ export function describeWithServers(name: string, needs: ServerKind[], body: () 
   const has: Record<ServerKind, boolean> = {
     redis: binaries.redis !== undefined,
     etcd: binaries.etcd !== undefined,
-    postgres: Boolean(process.env.DATABASE_URL) || binaries.postgresBinDir !== undefined,
   };
   const missing = needs.filter((k) => !has[k]);
   if (missing.length === 0) {

@@ -1,22 +1,21 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runConformance, type ProviderRow } from '../../src/providers/conformance.js';
 import { PostgresCounterProvider } from '../../src/providers/postgres-counter.js';
 import { createProvider } from '../../src/providers/registry.js';
 import { ProviderResource } from '../../src/providers/resource.js';
 import { LocalServers } from '../../src/providers/servers/local-servers.js';
-import { describeWithServers } from './lock-servers.js';
 
 const LOAD = { workers: 8, rounds: 25, timeLimitMs: 20_000, pauseEvery: 5 };
 
-// A server started here (so the restart scenario runs) when the machine has Debian's
-// PostgreSQL; otherwise the one DATABASE_URL names, without the restart.
-describeWithServers('PostgreSQL providers against a real server', ['postgres'], () => {
+// A server started here (so the restart scenario can kill it) when the machine has Debian's
+// PostgreSQL; otherwise the suite's own server (DATABASE_URL, else the embedded one), without the restart.
+describe('PostgreSQL providers against a real server', () => {
   let servers: LocalServers | undefined;
   let resource: ProviderResource;
   let restartServer: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    let url = process.env.DATABASE_URL;
+    let url = inject('databaseUrl');
     const local = new LocalServers();
     if (local.binaries.postgresBinDir) {
       servers = local;

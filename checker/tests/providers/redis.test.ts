@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { runConformance, type ProviderRow } from '../../src/providers/conformance.js';
 import type { ProviderId } from '../../src/providers/provider.js';
 import { createProvider, REDIS_PROVIDERS } from '../../src/providers/registry.js';
@@ -22,7 +22,8 @@ describeWithServers('Redis providers against real redis-server', ['redis'], () =
     servers = new LocalServers();
     durable = await servers.startRedis('aof-always');
     volatile = await servers.startRedis('none');
-    resource = await ProviderResource.open({ databaseUrl: process.env.DATABASE_URL || undefined, timeoutMs: 5000 });
+    // The resource on the suite's real PostgreSQL (DATABASE_URL, else the embedded server).
+    resource = await ProviderResource.open({ databaseUrl: inject('databaseUrl'), timeoutMs: 5000 });
   });
 
   afterAll(async () => {
