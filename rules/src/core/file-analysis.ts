@@ -13,6 +13,7 @@ import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from 
 import { judgeObjectWrite, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
 import { apiWriteFenced, readApiWrite, type ApiWrite } from './sinks/api-writes.js';
 import { ReceiverTable, receiverKey } from './modules/receivers.js';
+import { typeResolverFor } from './modules/types.js';
 import { lockModels, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
 import { TokenTracer } from './tokens/token-tracer.js';
@@ -137,15 +138,24 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
       case AST_NODE_TYPES.FunctionExpression:
       case AST_NODE_TYPES.ArrowFunctionExpression:
         functions.record(node);
+        if (node.type === AST_NODE_TYPES.FunctionDeclaration) receivers.record(node);
         for (const param of node.params) if (param.type === AST_NODE_TYPES.Identifier) receivers.record(param);
         break;
       case AST_NODE_TYPES.MethodDefinition:
+        functions.record(node);
+        receivers.record(node);
+        break;
       case AST_NODE_TYPES.Property:
         functions.record(node);
+        break;
+      case AST_NODE_TYPES.ClassDeclaration:
+      case AST_NODE_TYPES.ClassExpression:
+        receivers.record(node);
         break;
       case AST_NODE_TYPES.CallExpression:
         calls.push(node);
         functions.record(node);
+        receivers.record(node);
         break;
       case AST_NODE_TYPES.TaggedTemplateExpression:
         tagged.push(node);
@@ -167,6 +177,8 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
         break;
     }
   });
+  receivers.finish();
+  receivers.typeResolver = typeResolverFor(sourceCode, (binding) => receivers.knows(binding));
   // Acquires are classified after the walk, so every receiver of the file is known by then.
   const acquires = findAcquires({ calls, receivers, sourceText: (n) => sourceCode.getText(n), membersRead, program: ast });
   if (acquires.length === 0) return empty();
@@ -220,7 +232,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
       }
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
-      const write = readObjectWrite(node);
+      const write = readObjectWrite(node, receivers);
       if (write) {
         const verdict = judgeObjectWrite(write, judge);
         writes.push({ sink: 'object', node, acquire, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored });
@@ -233,7 +245,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
       }
       if (node.type === AST_NODE_TYPES.NewExpression) continue;
     }
-    const call = readSqlCall(node, sourceCode);
+    const call = readSqlCall(node, sourceCode, receivers);
     if (!call) continue;
     sqlCalls.push({ call, acquire });
     const statements = call.source.analysis.statements.filter(isProtectedWrite);

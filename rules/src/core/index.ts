@@ -14,3 +14,5 @@ export type { FencelintSettings } from './settings.js';
 export { walk, unwrap, memberName, calleeName, receiverPath } from './ast.js';
 export { findCheckThenWrites } from './verdicts/check-then-write.js';
 export type { CheckThenWrite } from './verdicts/check-then-write.js';
+export { SINK_MODELS, sinkModel, sinkModelsOf, sinkWrite, resultShapeOf } from './models/sinks.js';
+export type { SinkModel, SinkWrite, SinkFamily, ResultShape, Place, WriteKind, ConditionStyle } from './models/sinks.js';

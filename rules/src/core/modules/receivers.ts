@@ -1,19 +1,27 @@
 /**
- * What a receiver is: a lock authority, a lock object, a Redis client, an in-process lock
- * or a knex instance. Resolved through imports, constructor and factory calls, class
- * fields and type annotations; never through a variable's name alone.
+ * What a receiver is: a lock authority, a lock object, a Redis client, an in-process lock,
+ * knex, or another write client of the sinks catalog (pg, Prisma, MongoDB, DynamoDB, ...).
+ * Resolved through imports, constructor and factory calls, callbacks that hand a client in
+ * (`$transaction(async (tx) => ...)`), same-file functions that return one, subclasses,
+ * class fields, type annotations and, in typed mode, the type checker; never through a
+ * variable's name alone (the sinks readers keep a name heuristic as their last resort).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, receiverPath, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, isFunctionNode, receiverPath, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { bindingMatches, resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
 import { LOCAL_LOCK_PACKAGES, REDIS_CLIENT_EXPORTS, REDIS_CLIENT_PACKAGES, type LockModel } from '../models/locks.js';
+import { SINK_MODELS, sinkModel, type SinkModel } from '../models/sinks.js';
 
 export type ReceiverKind =
   | { type: 'authority'; model: LockModel }
   | { type: 'lockObject'; model: LockModel }
   | { type: 'redis' }
   | { type: 'knex' }
+  | { type: 'client'; model: SinkModel }
   | { type: 'local' };
+
+/** Resolves what an expression's static type is, as an import binding: typed mode only. */
+export type TypeResolver = (node: Node) => ImportBinding | undefined;
 
 /** `lock`, `this.lock`, `deps.redlock`: a stable text key for a receiver, or undefined when dynamic. */
 export function receiverKey(node: Node): string | undefined {
@@ -22,20 +30,53 @@ export function receiverKey(node: Node): string | undefined {
   return path.join('.');
 }
 
-function kindOfBinding(binding: ImportBinding, models: readonly LockModel[]): ReceiverKind | undefined {
+const KNEX = sinkModel('knex');
+const REDIS = sinkModel('redis');
+/** Sink models whose clients are not `knex` or `redis` kinds (those two keep their own kinds). */
+const CLIENT_MODELS = SINK_MODELS.filter((m) => m.id !== 'knex' && m.family !== 'redis' && m.clientExports.length + m.clientTypes.length > 0);
+
+function clientKind(model: SinkModel): ReceiverKind {
+  if (model.id === 'knex') return { type: 'knex' };
+  if (model.family === 'redis') return { type: 'redis' };
+  return { type: 'client', model };
+}
+
+function kindOfBinding(binding: ImportBinding, models: readonly LockModel[], asType = false): ReceiverKind | undefined {
   for (const model of models) {
     if (model.packages.length > 0 && bindingMatches(binding, model.packages, model.authorityExports)) {
       return model.authorityIsHandle ? { type: 'lockObject', model } : { type: 'authority', model };
     }
   }
   if (bindingMatches(binding, REDIS_CLIENT_PACKAGES, REDIS_CLIENT_EXPORTS)) return { type: 'redis' };
-  if (binding.source === 'knex' && ['default', 'knex', 'Knex', '*'].includes(binding.exported)) return { type: 'knex' };
+  if (bindingMatches(binding, KNEX.packages, asType ? KNEX.clientTypes : KNEX.clientExports)) return { type: 'knex' };
   if (LOCAL_LOCK_PACKAGES.includes(binding.source)) return { type: 'local' };
+  for (const model of CLIENT_MODELS) {
+    if (bindingMatches(binding, model.packages, asType ? model.clientTypes : model.clientExports)) return { type: 'client', model };
+  }
   return undefined;
 }
 
+/** The sink model a receiver kind stands for, if it is a write client. */
+export function sinkModelOfKind(kind: ReceiverKind | undefined): SinkModel | undefined {
+  if (!kind) return undefined;
+  if (kind.type === 'client') return kind.model;
+  if (kind.type === 'knex') return KNEX;
+  if (kind.type === 'redis') return REDIS;
+  return undefined;
+}
+
+const MAX_RESOLVE_DEPTH = 4;
+
 export class ReceiverTable {
   private readonly kinds = new Map<string, ReceiverKind>();
+  /** Same-file functions by name (`getClient`, `this.db`), to see what they return. */
+  private readonly functions = new Map<string, FunctionNode>();
+  private readonly returnKinds = new Map<FunctionNode, ReceiverKind | null>();
+  /** Same-file classes by name, for `class PrismaService extends PrismaClient`. */
+  private readonly classes = new Map<string, TSESTree.ClassDeclaration | TSESTree.ClassExpression>();
+  /** Calls with a callback argument, resolved after the walk: `$transaction(async (tx) => ...)`. */
+  private readonly callbackCalls: TSESTree.CallExpression[] = [];
+  typeResolver?: TypeResolver;
 
   constructor(
     private readonly imports: ImportTable,
@@ -50,9 +91,12 @@ export class ReceiverTable {
     return this.kinds.get(key);
   }
 
-  /** The kind a created value has: `new Redlock()`, `createClient()`, `client.lock('x')`, `knex({...})`. */
-  kindOfCreation(init: Node): ReceiverKind | undefined {
+  /** The kind a created value has: `new Redlock()`, `createClient()`, `client.lock('x')`, `knex({...})`, `getRepository(User)`. */
+  kindOfCreation(init: Node, depth = 0): ReceiverKind | undefined {
     const node = unwrap(init);
+    if (depth > MAX_RESOLVE_DEPTH) return undefined;
+    if (node.type === AST_NODE_TYPES.LogicalExpression) return this.kindOf(node.left, depth + 1) ?? this.kindOf(node.right, depth + 1);
+    if (node.type === AST_NODE_TYPES.ConditionalExpression) return this.kindOf(node.consequent, depth + 1) ?? this.kindOf(node.alternate, depth + 1);
     if (node.type === AST_NODE_TYPES.NewExpression || node.type === AST_NODE_TYPES.CallExpression) {
       const callee = unwrap(node.callee);
       const binding = resolveImported(callee, this.imports);
@@ -60,69 +104,183 @@ export class ReceiverTable {
         const kind = kindOfBinding(binding, this.models);
         if (kind) return kind;
       }
+      // `new PrismaService()` of a same-file subclass of a client.
+      if (node.type === AST_NODE_TYPES.NewExpression && callee.type === AST_NODE_TYPES.Identifier) {
+        const viaClass = this.kindOfClass(callee.name, depth + 1);
+        if (viaClass) return viaClass;
+      }
       if (node.type === AST_NODE_TYPES.CallExpression) {
         const object = calleeObject(node);
         const method = calleeName(node);
         if (object && method) {
-          const objectKind = this.kindOf(object);
+          const objectKind = this.kindOf(object, depth + 1);
           if (objectKind?.type === 'authority' && objectKind.model.lockFactory.includes(method)) {
             return { type: 'lockObject', model: objectKind.model };
           }
           // Builder calls on a lock object keep it one (etcd3 `client.lock(k).ttl(5)`).
           if (objectKind?.type === 'lockObject' && !objectKind.model.objectAcquire.includes(method)) return objectKind;
-          // node-redis: `await createClient().connect()` is the client.
-          if (objectKind?.type === 'redis' && method === 'connect') return objectKind;
-          if (objectKind?.type === 'knex' && (method === 'transaction' || method === 'withSchema')) return objectKind;
+          const model = sinkModelOfKind(objectKind);
+          // `await pool.connect()`, `db.collection('x')`, `dataSource.getRepository(User)`, `createClient().connect()`.
+          if (model && model.clientFactories.includes(method)) return this.factoryResult(model, method);
         }
+        // `getClient()`, `this.db()`: a same-file function that returns a client.
+        const key = receiverKey(node.callee);
+        const fn = key ? this.functions.get(key) : undefined;
+        if (fn) return this.returnKindOf(fn, depth + 1);
       }
     }
     return undefined;
   }
 
-  /** The kind of a receiver expression, by key or by its inline creation. */
-  kindOf(node: Node): ReceiverKind | undefined {
+  /** TypeORM's `dataSource.getRepository(X)` gives a repository of the same library; a query builder is its own model. */
+  private factoryResult(model: SinkModel, method: string): ReceiverKind {
+    if (model.id === 'typeorm' && method === 'createQueryBuilder') return clientKind(sinkModel('typeorm-query-builder'));
+    return clientKind(model);
+  }
+
+  /** The kind of a receiver expression, by key, by its inline creation, or (typed mode) by its type. */
+  kindOf(node: Node, depth = 0): ReceiverKind | undefined {
     const key = receiverKey(node);
     if (key !== undefined) {
       const kind = this.kinds.get(key);
       if (kind) return kind;
     }
-    return this.kindOfCreation(node);
+    const created = this.kindOfCreation(node, depth);
+    if (created) return created;
+    // `prisma.account`, `db.users`: a member of a Prisma client or a Mongo `Db` is a delegate of it.
+    const n = unwrap(node);
+    if (n.type === AST_NODE_TYPES.MemberExpression && depth < MAX_RESOLVE_DEPTH) {
+      const objectKind = this.kindOf(n.object, depth + 1);
+      if (objectKind?.type === 'client' && (objectKind.model.id === 'prisma' || objectKind.model.id === 'mongodb')) return objectKind;
+    }
+    if (this.typeResolver && depth === 0) {
+      const binding = this.typeResolver(node);
+      if (binding) return kindOfBinding(binding, this.models, true) ?? kindOfBinding(binding, this.models);
+    }
+    return undefined;
   }
 
-  kindOfType(annotation: TSESTree.TypeNode | undefined): ReceiverKind | undefined {
+  /** Whether a type's binding names something this table can classify (for the type resolver). */
+  knows(binding: ImportBinding): boolean {
+    return (kindOfBinding(binding, this.models, true) ?? kindOfBinding(binding, this.models)) !== undefined;
+  }
+
+  /** The write client a receiver is, if any. */
+  sinkModelOf(node: Node): SinkModel | undefined {
+    return sinkModelOfKind(this.kindOf(node));
+  }
+
+  kindOfType(annotation: TSESTree.TypeNode | undefined, depth = 0): ReceiverKind | undefined {
+    if (!annotation) return undefined;
+    // `Promise<PoolClient>`, `Repository<User> | undefined`.
+    if (annotation.type === AST_NODE_TYPES.TSUnionType) {
+      for (const t of annotation.types) {
+        const kind = this.kindOfType(t, depth);
+        if (kind) return kind;
+      }
+      return undefined;
+    }
+    if (annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier && annotation.typeName.name === 'Promise') {
+      return this.kindOfType(annotation.typeArguments?.params[0], depth);
+    }
     const binding = resolveTypeAnnotation(annotation, this.imports);
-    if (!binding) return undefined;
-    const kind = kindOfBinding(binding, this.models);
+    if (!binding) {
+      if (annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier) return this.kindOfClass(annotation.typeName.name, depth + 1);
+      return undefined;
+    }
+    const kind = kindOfBinding(binding, this.models, true) ?? kindOfBinding(binding, this.models);
     // A type names the instance: `Mutex` from redis-semaphore is a lock object, `Lock` from etcd3 too.
     if (!kind && binding.source === 'etcd3' && binding.exported === 'Lock') {
       const model = this.models.find((m) => m.id === 'etcd3');
       if (model) return { type: 'lockObject', model };
     }
-    if (!kind && binding.source === 'knex' && binding.exported === 'Knex') return { type: 'knex' };
     return kind;
   }
 
-  /** Registers what a declaration binds: variables, class fields, `this.x = ...`, typed parameters. */
+  /** A same-file class that extends a client (`class PrismaService extends PrismaClient`) is that client. */
+  private kindOfClass(name: string, depth: number): ReceiverKind | undefined {
+    const cls = this.classes.get(name);
+    if (!cls?.superClass || depth > MAX_RESOLVE_DEPTH) return undefined;
+    const binding = resolveImported(cls.superClass, this.imports);
+    if (binding) return kindOfBinding(binding, this.models);
+    const superClass = unwrap(cls.superClass);
+    return superClass.type === AST_NODE_TYPES.Identifier ? this.kindOfClass(superClass.name, depth + 1) : undefined;
+  }
+
+  /** What a same-file function returns: its declared return type, else the kind of what it returns. */
+  private returnKindOf(fn: FunctionNode, depth: number): ReceiverKind | undefined {
+    const memo = this.returnKinds.get(fn);
+    if (memo !== undefined) return memo ?? undefined;
+    this.returnKinds.set(fn, null);
+    let kind = this.kindOfType(fn.returnType?.typeAnnotation, depth);
+    if (!kind) {
+      if (fn.body.type !== AST_NODE_TYPES.BlockStatement) kind = this.kindOf(fn.body, depth + 1);
+      else {
+        const returns: TSESTree.ReturnStatement[] = [];
+        collectReturns(fn.body, returns);
+        for (const r of returns) {
+          kind = r.argument ? this.kindOf(r.argument, depth + 1) : undefined;
+          if (kind) break;
+        }
+      }
+    }
+    this.returnKinds.set(fn, kind ?? null);
+    return kind;
+  }
+
+  /** Registers what a declaration binds: variables, class fields, `this.x = ...`, typed parameters, functions, classes. */
   record(node: Node): void {
     switch (node.type) {
       case AST_NODE_TYPES.VariableDeclarator: {
         if (node.id.type !== AST_NODE_TYPES.Identifier) return;
+        if (node.init && isFunctionNode(unwrap(node.init))) {
+          this.functions.set(node.id.name, unwrap(node.init) as FunctionNode);
+          return;
+        }
         const kind = (node.init && this.kindOfCreation(node.init)) ?? this.kindOfType(node.id.typeAnnotation?.typeAnnotation);
         if (kind) this.kinds.set(node.id.name, kind);
         return;
       }
       case AST_NODE_TYPES.AssignmentExpression: {
-        if (node.operator !== '=') return;
+        if (node.operator !== '=' && node.operator !== '??=' && node.operator !== '||=') return;
         const key = receiverKey(node.left);
-        const kind = this.kindOfCreation(node.right);
+        // `this.db = db` in a constructor copies a typed parameter; `this.db = new Pool()` creates one.
+        const kind = this.kindOf(node.right);
         if (key && kind) this.kinds.set(key, kind);
         return;
       }
       case AST_NODE_TYPES.PropertyDefinition: {
         const name = node.key.type === AST_NODE_TYPES.Identifier ? node.key.name : undefined;
         if (!name) return;
+        if (node.value && isFunctionNode(node.value)) {
+          this.functions.set(`this.${name}`, node.value);
+          return;
+        }
         const kind = (node.value && this.kindOfCreation(node.value)) ?? this.kindOfType(node.typeAnnotation?.typeAnnotation);
         if (kind) this.kinds.set(`this.${name}`, kind);
+        return;
+      }
+      case AST_NODE_TYPES.MethodDefinition: {
+        const name = node.key.type === AST_NODE_TYPES.Identifier ? node.key.name : undefined;
+        if (!name || node.value.type !== AST_NODE_TYPES.FunctionExpression) return;
+        // A getter `get db() { return this.pool; }` is read as `this.db`.
+        if (node.kind === 'get') {
+          const kind = this.returnKindOf(node.value, 0);
+          if (kind) this.kinds.set(`this.${name}`, kind);
+        } else this.functions.set(`this.${name}`, node.value);
+        return;
+      }
+      case AST_NODE_TYPES.FunctionDeclaration: {
+        if (node.id) this.functions.set(node.id.name, node);
+        return;
+      }
+      case AST_NODE_TYPES.ClassDeclaration:
+      case AST_NODE_TYPES.ClassExpression: {
+        if (node.id) this.classes.set(node.id.name, node);
+        return;
+      }
+      case AST_NODE_TYPES.CallExpression: {
+        if (node.arguments.some((a) => isFunctionNode(a))) this.callbackCalls.push(node);
         return;
       }
       case AST_NODE_TYPES.TSParameterProperty: {
@@ -145,5 +303,44 @@ export class ReceiverTable {
         return;
     }
   }
+
+  /**
+   * After the walk: the parameters of callbacks that a client hands a client to
+   * (`prisma.$transaction(async (tx) => ...)`, `knex.transaction(async (trx) => ...)`,
+   * `sql.begin(async (sql) => ...)`, `db.tx(async (t) => ...)`), outer calls first so nested
+   * ones see their receiver.
+   */
+  finish(): void {
+    for (const call of this.callbackCalls) {
+      const object = calleeObject(call);
+      const method = calleeName(call);
+      if (!object || !method) continue;
+      const model = sinkModelOfKind(this.kindOf(object));
+      if (!model || !model.clientCallbacks.includes(method)) continue;
+      const callback = call.arguments.find((a) => isFunctionNode(a)) as FunctionNode | undefined;
+      const param = callback?.params[0];
+      if (param?.type === AST_NODE_TYPES.Identifier && !this.kinds.has(param.name)) this.kinds.set(param.name, clientKind(model));
+    }
+  }
 }
 
+function collectReturns(node: Node, out: TSESTree.ReturnStatement[]): void {
+  switch (node.type) {
+    case AST_NODE_TYPES.ReturnStatement:
+      out.push(node);
+      return;
+    case AST_NODE_TYPES.BlockStatement:
+      for (const s of node.body) collectReturns(s, out);
+      return;
+    case AST_NODE_TYPES.IfStatement:
+      collectReturns(node.consequent, out);
+      if (node.alternate) collectReturns(node.alternate, out);
+      return;
+    case AST_NODE_TYPES.TryStatement:
+      collectReturns(node.block, out);
+      if (node.handler) collectReturns(node.handler.body, out);
+      return;
+    default:
+      return;
+  }
+}

@@ -7,6 +7,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { sinkModel, type SinkModel } from '../models/sinks.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 
 export type ApiKind = 'redis' | 'http' | 's3';
@@ -14,15 +15,22 @@ export type ApiKind = 'redis' | 'http' | 's3';
 export interface ApiWrite {
   node: TSESTree.CallExpression | TSESTree.NewExpression;
   api: ApiKind;
+  /** The catalog entry of the client (`redis`, `fetch`, `axios`, `s3`). */
+  model: SinkModel;
   /** For Redis: the key's source text. */
   keyText?: string;
   /** Request options / command input, when literal. */
   options?: TSESTree.ObjectExpression;
 }
 
-/** Redis commands that overwrite a key's value. Appends (LPUSH, XADD) and counters are not overwrites. */
-const REDIS_OVERWRITES = /^(?:set|hset|hmset|mset|setex|psetex|hSet|mSet|setEx|pSetEx|json\.set)$/i;
-const HTTP_METHODS = /^(?:put|patch|delete)$/i;
+const REDIS = sinkModel('redis');
+const FETCH = sinkModel('fetch');
+const AXIOS = sinkModel('axios');
+const S3 = sinkModel('s3');
+/** Redis commands that overwrite a key's value (the catalog's Redis writes), in either case. */
+const REDIS_OVERWRITES = new Set(REDIS.writes.map((w) => w.method.toLowerCase()));
+const HTTP_VERBS = new Set([...FETCH.writes, ...AXIOS.writes].map((w) => w.method.toLowerCase()));
+const S3_COMMANDS = new Set(S3.writes.map((w) => w.method));
 const FENCE_HEADER = /fenc|if-match|generation|epoch|lease|token/i;
 
 
@@ -30,26 +38,30 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
   const method = calleeName(node);
   if (!method) return undefined;
   if (node.type === AST_NODE_TYPES.NewExpression) {
-    return method === 'PutObjectCommand' || method === 'CopyObjectCommand' ? { node, api: 's3', options: objectArgument(node, 0) } : undefined;
+    return S3_COMMANDS.has(method) ? { node, api: 's3', model: S3, options: objectArgument(node, 0) } : undefined;
   }
   const object = calleeObject(node);
   // Redis: only on a client we resolved through its import, never by name; NX writes are locks.
-  if (object && REDIS_OVERWRITES.test(method) && receivers.kindOf(object)?.type === 'redis') {
+  if (object && REDIS_OVERWRITES.has(method.toLowerCase()) && receivers.kindOf(object)?.type === 'redis') {
     const hasNx = node.arguments.some((a) => staticString(a)?.toUpperCase() === 'NX' || (a.type === AST_NODE_TYPES.ObjectExpression && /\bNX\b/i.test(sourceText(a))));
     if (hasNx || /^setnx$/i.test(method)) return undefined;
     const key = node.arguments[0];
-    return { node, api: 'redis', keyText: key ? sourceText(key) : undefined };
+    return { node, api: 'redis', model: REDIS, keyText: key ? sourceText(key) : undefined };
   }
   // fetch(url, { method: 'PUT', headers, body }).
   if (!object && method === 'fetch') {
     const options = objectArgument(node, 1);
     const verb = staticString(propertyValue(options, /^method$/) ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node));
-    return verb && HTTP_METHODS.test(verb) ? { node, api: 'http', options } : undefined;
+    return verb && HTTP_VERBS.has(verb.toLowerCase()) ? { node, api: 'http', model: FETCH, options } : undefined;
   }
   // axios.put(url, data, config) / http.patch(...) / got.put(url, options).
-  if (object && HTTP_METHODS.test(method) && /^(?:axios|http|httpClient|client|api|got|ky|request|this\.http|this\.httpClient|this\.api)$/i.test(receiverKey(object) ?? '')) {
+  if (object && HTTP_VERBS.has(method.toLowerCase())) {
+    // An axios/got/ky instance by import or factory (`axios.create()`); by name only when it resolves to nothing.
+    const kind = receivers.kindOf(object);
+    const http = kind ? kind.type === 'client' && kind.model.family === 'http' : AXIOS.receiverNames!.test(receiverKey(object) ?? '');
+    if (!http) return undefined;
     const config = objectArgument(node, method.toLowerCase() === 'delete' ? 1 : 2) ?? objectArgument(node, 1);
-    return { node, api: 'http', options: config };
+    return { node, api: 'http', model: AXIOS, options: config };
   }
   return undefined;
 }

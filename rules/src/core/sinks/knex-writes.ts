@@ -5,16 +5,20 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
+import { sinkModel, type SinkModel } from '../models/sinks.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 
-const TERMINALS = new Set(['update', 'del', 'delete', 'merge']);
+const KNEX = sinkModel('knex');
+/** The write methods of the catalog's knex entry. */
+const TERMINALS = new Set(KNEX.writes.map((w) => w.method));
 const ROOT_METHODS = new Set(['table', 'from', 'into', 'queryBuilder', 'update']);
 const WHERE_METHODS = /^(?:where|andWhere|whereRaw|andWhereRaw|orWhere|orWhereRaw)$/;
-const KNEX_NAME = /^(?:knex|db|trx|tx|k|database|qb|conn|connection|builder|client)$/i;
 
 export interface KnexWrite {
   node: TSESTree.CallExpression;
+  model: SinkModel;
+  method: string;
   kind: 'update' | 'delete' | 'upsert';
   table?: string;
   /** Every link of the chain, outermost first (links after the terminal included). */
@@ -46,7 +50,8 @@ export function readKnexWrite(call: TSESTree.CallExpression, receivers: Receiver
       const rootReceiver = callee.type === AST_NODE_TYPES.Identifier ? callee : unwrap(callee.object);
       const kind = receivers.kindOf(rootReceiver);
       const key = receiverKey(rootReceiver) ?? '';
-      rootKnown = kind?.type === 'knex' || KNEX_NAME.test(key.split('.').pop() ?? '');
+      // Resolved receivers decide; a name is the last resort for one that resolves to nothing.
+      rootKnown = kind ? kind.type === 'knex' : KNEX.receiverNames!.test(key.split('.').pop() ?? '');
       break;
     }
     current = linkObject(current);
@@ -64,7 +69,7 @@ export function readKnexWrite(call: TSESTree.CallExpression, receivers: Receiver
   const valueLink = links.find((l) => ['update', 'merge'].includes(calleeName(l) ?? '') && l.arguments[0]?.type === AST_NODE_TYPES.ObjectExpression) ?? links.find((l) => calleeName(l) === 'insert');
   const valuesArg = valueLink?.arguments[0];
   const values = valuesArg && valuesArg.type === AST_NODE_TYPES.ObjectExpression ? valuesArg : undefined;
-  return { node: call, kind, table, links, values };
+  return { node: call, model: KNEX, method, kind, table, links, values };
 }
 
 export interface KnexVerdict {

@@ -1,20 +1,26 @@
 /**
  * Writes through object-shaped query APIs: Prisma, MongoDB/Mongoose, Sequelize, TypeORM,
- * Kysely, Drizzle and DynamoDB. The fence is a token condition in the filter the write
- * itself sends (`{ fenceToken: { lt: token } }`, `{ fence_token: { $lt: token } }`,
+ * Kysely, Drizzle and DynamoDB, read through the sinks catalog (`models/sinks.ts`: which
+ * methods write, where their filter and values live). The fence is a token condition in the
+ * filter the write itself sends (`{ fenceToken: { lt: token } }`, `{ fence_token: { $lt: token } }`,
  * `.where('fence_token', '<', token)`, `ConditionExpression: 'fence_token < :t'`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
+import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
+import type { ReceiverTable } from '../modules/receivers.js';
 
 export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb';
 
 export interface ObjectWrite {
   node: TSESTree.CallExpression | TSESTree.NewExpression;
   api: ObjectApi;
-  kind: 'update' | 'delete' | 'upsert' | 'replace';
-  /** The filter object the write sends, when it is a literal (where / filter / criteria). */
+  /** The catalog entry of the library, and the write method (or command) it was read through. */
+  model: SinkModel;
+  method: string;
+  kind: WriteKind;
+  /** The filter object the write sends, when it is a literal (where / filter / criteria / command input). */
   filter?: TSESTree.ObjectExpression;
   /** The values object (data / $set / partial), when it is a literal. */
   values?: TSESTree.ObjectExpression;
@@ -28,13 +34,16 @@ export interface ObjectVerdict {
   column?: string;
 }
 
-const PRISMA_WRITES: Record<string, ObjectWrite['kind']> = { update: 'update', updateMany: 'update', upsert: 'upsert', delete: 'delete', deleteMany: 'delete' };
-const MONGO_WRITES: Record<string, ObjectWrite['kind']> = {
-  updateOne: 'update', updateMany: 'update', findOneAndUpdate: 'update', findByIdAndUpdate: 'update',
-  replaceOne: 'replace', findOneAndReplace: 'replace', deleteOne: 'delete', deleteMany: 'delete', findOneAndDelete: 'delete',
-};
-const DYNAMO_COMMANDS: Record<string, ObjectWrite['kind']> = { UpdateCommand: 'update', PutCommand: 'replace', DeleteCommand: 'delete', UpdateItemCommand: 'update', PutItemCommand: 'replace', DeleteItemCommand: 'delete' };
-
+const PRISMA = sinkModel('prisma');
+const MONGO = sinkModel('mongodb');
+const DYNAMO = sinkModel('dynamodb');
+const SEQUELIZE = sinkModel('sequelize');
+const TYPEORM = sinkModel('typeorm');
+const KYSELY = sinkModel('kysely');
+const DRIZZLE = sinkModel('drizzle');
+const TYPEORM_QB = sinkModel('typeorm-query-builder');
+/** DynamoDB v3 command classes (`new UpdateCommand(input)`) and v2 DocumentClient methods. */
+const DYNAMO_COMMANDS = new Set(DYNAMO.writes.filter((w) => /Command$/.test(w.method)).map((w) => w.method));
 
 function asObject(node: Node | undefined): TSESTree.ObjectExpression | undefined {
   const n = node && unwrap(node);
@@ -54,52 +63,95 @@ function chainLinks(call: TSESTree.CallExpression): TSESTree.CallExpression[] {
   return links;
 }
 
+/** The object a catalog place points at in a call (or in a link of its chain). */
+function at(call: TSESTree.CallExpression | TSESTree.NewExpression, place: Place | undefined, links: readonly TSESTree.CallExpression[] = []): TSESTree.ObjectExpression | undefined {
+  if (!place) return undefined;
+  const host = place.link ? links.find((l) => calleeName(l) === place.link) : call;
+  if (!host) return undefined;
+  let value: TSESTree.ObjectExpression | undefined = objectArgument(host, place.arg);
+  for (const key of place.property ?? []) value = asObject(propertyValue(value, key));
+  if (place.operator && value) {
+    // `{ $set: {...} }`, or a replacement document without update operators.
+    const inOperator = asObject(propertyValue(value, place.operator));
+    if (inOperator) return inOperator;
+    return value.properties.some((p) => p.type === AST_NODE_TYPES.Property && (propertyKeyName(p) ?? '').startsWith('$')) ? undefined : value;
+  }
+  return value;
+}
+
+function fromCatalog(
+  node: TSESTree.CallExpression | TSESTree.NewExpression,
+  model: SinkModel,
+  write: SinkWrite,
+  links: TSESTree.CallExpression[] = [],
+  filterPlace: Place | undefined = write.filter,
+  valuesPlace: Place | undefined = write.values,
+): ObjectWrite {
+  return { node, api: model.family as ObjectApi, model, method: write.method, kind: write.kind, filter: at(node, filterPlace, links), values: at(node, valuesPlace, links), links };
+}
+
 const TERMINAL = /^(?:execute|executeTakeFirst|executeTakeFirstOrThrow|run|then|returning|returningAll|execute\w*)$/;
 
-/** Recognises an object-API write; undefined for anything else. */
-export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpression): ObjectWrite | undefined {
+/**
+ * Recognises an object-API write; undefined for anything else. Receivers resolved through
+ * `receivers` (imports, factories, callbacks, types) decide the library; when a receiver
+ * resolves to nothing, the call's shape and the catalog's receiver names are the last resort.
+ */
+export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpression, receivers?: ReceiverTable): ObjectWrite | undefined {
   if (node.type === AST_NODE_TYPES.NewExpression) {
     const name = calleeName(node);
-    const kind = name ? DYNAMO_COMMANDS[name] : undefined;
-    return kind ? { node, api: 'dynamodb', kind, filter: objectArgument(node, 0), links: [] } : undefined;
+    if (!name || !DYNAMO_COMMANDS.has(name)) return undefined;
+    return fromCatalog(node, DYNAMO, sinkWrite(DYNAMO, name)!);
   }
   const method = calleeName(node);
   if (!method) return undefined;
   const callee = unwrap(node.callee);
-  const path = callee.type === AST_NODE_TYPES.MemberExpression ? receiverPath(callee.object) : [];
+  const object = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : undefined;
+  const path = object ? receiverPath(object) : [];
   const receiver = path[path.length - 1] ?? '';
+  // What the receiver resolves to; for Prisma the client is the receiver's receiver (`prisma.account`).
+  const resolved = object ? receivers?.sinkModelOf(object) : undefined;
+  const resolvedOwner = object && unwrap(object).type === AST_NODE_TYPES.MemberExpression ? receivers?.sinkModelOf((unwrap(object) as TSESTree.MemberExpression).object) : undefined;
 
   // Prisma: prisma.<model>.update({ where, data }).
-  if (PRISMA_WRITES[method] && path.length >= 2 && /^(?:prisma|tx|trx|db|client|prismaClient|this)$/i.test(path[path.length - 2] ?? '') && node.arguments.length === 1) {
+  const prismaWrite = sinkWrite(PRISMA, method);
+  if (prismaWrite && object && unwrap(object).type === AST_NODE_TYPES.MemberExpression && node.arguments.length === 1) {
+    const owner = resolvedOwner ?? resolved;
     const arg = objectArgument(node, 0);
-    const where = asObject(propertyValue(arg, 'where'));
-    if (arg && (where || propertyValue(arg, 'data') || propertyValue(arg, 'update'))) {
-      return { node, api: 'prisma', kind: PRISMA_WRITES[method], filter: where, values: asObject(propertyValue(arg, 'data') ?? propertyValue(arg, 'update')), links: [] };
-    }
+    // Unresolved: a Prisma-like name, or Prisma's own shape (one `{ where, data }` argument, which no Mongo write takes).
+    const prismaShape = !!arg && !!propertyValue(arg, 'where') && (prismaWrite.kind === 'delete' || !!propertyValue(arg, 'data') || !!propertyValue(arg, 'update'));
+    const isPrisma = owner ? owner.id === 'prisma' : PRISMA.receiverNames!.test(path[path.length - 2] ?? '') || path[path.length - 2] === 'this' || prismaShape;
+    if (isPrisma && arg && (propertyValue(arg, 'where') || propertyValue(arg, 'data') || propertyValue(arg, 'update'))) return fromCatalog(node, PRISMA, prismaWrite);
   }
   // DynamoDB DocumentClient v2: docClient.update({ TableName, Key, ... }).
-  if (/^(?:update|put|delete)$/.test(method) && objectArgument(node, 0) && propertyValue(objectArgument(node, 0), 'TableName')) {
-    const kind = method === 'update' ? 'update' : method === 'put' ? 'replace' : 'delete';
-    return { node, api: 'dynamodb', kind, filter: objectArgument(node, 0), links: [] };
+  const dynamoWrite = sinkWrite(DYNAMO, method);
+  if (dynamoWrite && !DYNAMO_COMMANDS.has(method) && (!resolved || resolved.id === 'dynamodb') && propertyValue(objectArgument(node, 0), 'TableName')) {
+    return fromCatalog(node, DYNAMO, dynamoWrite);
+  }
+  if (resolved && resolved.id !== 'mongodb' && resolved.id !== 'sequelize' && resolved.id !== 'typeorm' && resolved.family !== 'kysely' && resolved.family !== 'drizzle' && resolved.id !== 'typeorm-query-builder') {
+    // A pg pool, knex, Redis, Prisma or DynamoDB client: not one of the libraries below.
+    if (!TERMINAL.test(method) && method !== 'where' && method !== 'set') return undefined;
   }
   // MongoDB / Mongoose: coll.updateOne(filter, update).
-  if (MONGO_WRITES[method] && node.arguments.length >= 1) {
-    const filter = objectArgument(node, 0);
-    const update = objectArgument(node, 1);
-    const set = MONGO_WRITES[method] === 'replace' ? update : asObject(propertyValue(update, '$set')) ?? (update && !update.properties.some((p) => p.type === AST_NODE_TYPES.Property && (propertyKeyName(p) ?? '').startsWith('$')) ? update : undefined);
-    if (filter || update) return { node, api: 'mongodb', kind: MONGO_WRITES[method], filter, values: set, links: [] };
+  const mongoWrite = sinkWrite(MONGO, method);
+  if (mongoWrite && node.arguments.length >= 1 && (!resolved || resolved.id === 'mongodb')) {
+    const write = fromCatalog(node, MONGO, mongoWrite);
+    if (objectArgument(node, 0) || objectArgument(node, 1)) return write;
   }
   // Sequelize: Model.update(values, { where }), Model.destroy({ where }).
-  if ((method === 'update' || method === 'destroy') && /^[A-Z]/.test(receiver)) {
-    const options = objectArgument(node, method === 'update' ? 1 : 0);
-    const where = asObject(propertyValue(options, 'where'));
-    if (where) return { node, api: 'sequelize', kind: method === 'update' ? 'update' : 'delete', filter: where, values: method === 'update' ? objectArgument(node, 0) : undefined, links: [] };
+  const sequelizeWrite = sinkWrite(SEQUELIZE, method);
+  if (sequelizeWrite && (resolved ? resolved.id === 'sequelize' : /^[A-Z]/.test(receiver))) {
+    const write = fromCatalog(node, SEQUELIZE, sequelizeWrite);
+    if (write.filter) return write;
   }
   // TypeORM repository: repo.update(criteria, partial) / manager.update(Entity, criteria, partial).
-  if ((method === 'update' || method === 'delete') && /(?:repo|repository|manager)$/i.test(receiver)) {
-    const offset = /manager$/i.test(receiver) ? 1 : 0;
-    const criteria = objectArgument(node, offset);
-    return { node, api: 'typeorm', kind: method === 'update' ? 'update' : 'delete', filter: criteria, values: method === 'update' ? objectArgument(node, offset + 1) : undefined, links: [] };
+  const typeormWrite = sinkWrite(TYPEORM, method);
+  if (typeormWrite && (resolved ? resolved.id === 'typeorm' : TYPEORM.receiverNames!.test(receiver))) {
+    // The manager form names the entity first: manager.update(Entity, criteria, partial), manager.delete(Entity, criteria).
+    const entityFirst = !objectArgument(node, 0) && node.arguments.length >= (typeormWrite.kind === 'update' ? 3 : 2);
+    const offset = /manager$/i.test(receiver) || entityFirst ? 1 : 0;
+    const shift = (p: Place | undefined): Place | undefined => (p ? { ...p, arg: p.arg + offset } : undefined);
+    return fromCatalog(node, TYPEORM, typeormWrite, [], shift(typeormWrite.filter), shift(typeormWrite.values));
   }
   // Builders: Kysely updateTable/deleteFrom, Drizzle update/delete(table), TypeORM createQueryBuilder().update().
   if (TERMINAL.test(method) || method === 'where' || method === 'set') {
@@ -107,15 +159,16 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
     // Only the outermost link of a chain is the write; inner links are reached from it.
     if (node.parent?.type === AST_NODE_TYPES.MemberExpression && node.parent.object === node && node.parent.parent?.type === AST_NODE_TYPES.CallExpression) return undefined;
     const names = links.map((l) => calleeName(l) ?? '');
-    if (names.includes('updateTable')) return { node, api: 'kysely', kind: 'update', links, values: asObject(links.find((l) => calleeName(l) === 'set')?.arguments[0]) };
-    if (names.includes('deleteFrom')) return { node, api: 'kysely', kind: 'delete', links };
+    for (const write of KYSELY.writes) if (names.includes(write.method)) return fromCatalog(node, KYSELY, write, links);
     const root = links[links.length - 1];
-    const rootName = calleeName(root);
-    if (names.includes('createQueryBuilder') && (names.includes('update') || names.includes('delete'))) {
-      return { node, api: 'typeorm', kind: names.includes('update') ? 'update' : 'delete', links, values: asObject(links.find((l) => calleeName(l) === 'set')?.arguments[0]) };
+    const rootName = calleeName(root) ?? '';
+    if (names.includes('createQueryBuilder') || resolved?.id === 'typeorm-query-builder') {
+      const write = TYPEORM_QB.writes.find((w) => names.includes(w.method));
+      if (write) return { ...fromCatalog(node, TYPEORM_QB, write, links), api: 'typeorm' };
     }
-    if ((rootName === 'update' || rootName === 'delete') && names.includes(rootName === 'update' ? 'set' : 'where') && root.arguments.length === 1 && unwrap(root.arguments[0] as Node).type !== AST_NODE_TYPES.ObjectExpression) {
-      return { node, api: 'drizzle', kind: rootName === 'update' ? 'update' : 'delete', links, values: asObject(links.find((l) => calleeName(l) === 'set')?.arguments[0]) };
+    const drizzleWrite = sinkWrite(DRIZZLE, rootName);
+    if (drizzleWrite && names.includes(rootName === 'update' ? 'set' : 'where') && root.arguments.length === 1 && unwrap(root.arguments[0] as Node).type !== AST_NODE_TYPES.ObjectExpression) {
+      return fromCatalog(node, DRIZZLE, drizzleWrite, links);
     }
   }
   return undefined;

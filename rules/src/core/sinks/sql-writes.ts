@@ -1,29 +1,28 @@
 /**
  * SQL write sinks: recognises calls and tagged templates that send SQL (pg, mysql2,
- * postgres.js, pg-promise, Prisma raw, TypeORM/Sequelize raw queries, knex.raw), binds each
- * `$n` to the JS value it carries, and decides whether each write is fenced.
+ * postgres.js, pg-promise, Prisma raw, TypeORM/Sequelize raw queries, knex.raw: the SQL
+ * methods and tags of the sinks catalog), binds each `$n` to the JS value it carries, and
+ * decides whether each write is fenced.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, propertyKeyName, unwrap, type Node } from '../ast.js';
 import { isLockTable } from '../models/lock-tables.js';
 import { isTokenColumnName } from '../models/token-names.js';
+import { SQL_METHOD_NAMES, SQL_TAG_NAMES, type SinkModel } from '../models/sinks.js';
+import { sinkModelOfKind, type ReceiverTable } from '../modules/receivers.js';
 import { readSqlSource, type SqlSource } from '../sql/index.js';
 import type { SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js';
 import { bareColumn, isCompareAndSetColumnByName, isMonotonicColumn, isTokenColumnByName, sameColumn, type FenceJudgeOptions } from './fence-judgement.js';
-
-/** Methods that take SQL text as their first argument. */
-const SQL_METHODS = new Set([
-  'query', 'execute', 'exec', 'run', 'raw', 'unsafe', 'none', 'one', 'oneOrNone', 'many', 'manyOrNone', 'any', 'result', 'multi',
-  '$executeRawUnsafe', '$queryRawUnsafe', 'executeQuery', 'sql', 'queryOne', 'queryAll', 'all', 'get',
-]);
-/** Tags of SQL tagged templates: postgres.js `sql`, Prisma `$executeRaw`, slonik/kysely/drizzle `sql`. */
-const SQL_TAGS = /^(?:sql|tx|trx|db|\$executeRaw|\$queryRaw|\$executeRawUnsafe)$/;
 
 export interface SqlCall {
   /** Where findings are reported: the call or the tagged template. */
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
   source: SqlSource;
+  /** The method or tag the SQL was sent through (`query`, `execute`, `sql`, `$executeRaw`). */
+  method?: string;
+  /** The client library, when the receiver (or tag) resolves to one of the catalog. */
+  client?: SinkModel;
   /** JS value bound to `$n`. */
   param(n: number): Node | undefined;
   /** The values array literal, when params come from one (for the suggestion). */
@@ -63,21 +62,38 @@ function readWithFallback(node: Node, sourceCode: SourceCode): SqlSource | undef
   return readSqlSource(node, sourceCode, 'postgres') ?? readSqlSource(node, sourceCode, 'mysql');
 }
 
-/** The SQL a call or tagged template sends, with its parameter bindings; undefined if it sends none we can read. */
-export function readSqlCall(node: Node, sourceCode: SourceCode): SqlCall | undefined {
+/** The client a call or tag runs on: `pool` for `pool.query`, `sql` for postgres.js, `prisma` for `prisma.$executeRaw`. */
+function clientOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, receivers: ReceiverTable | undefined): SinkModel | undefined {
+  if (!receivers) return undefined;
+  const head = unwrap(node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.callee);
+  const target = head.type === AST_NODE_TYPES.MemberExpression ? head.object : node.type === AST_NODE_TYPES.TaggedTemplateExpression ? head : undefined;
+  return target ? sinkModelOfKind(receivers.kindOf(target)) : undefined;
+}
+
+/**
+ * The SQL a call or tagged template sends, with its parameter bindings; undefined if it sends
+ * none we can read. With `receivers`, the client library is resolved too (for result shapes).
+ */
+export function readSqlCall(node: Node, sourceCode: SourceCode, receivers?: ReceiverTable): SqlCall | undefined {
+  const call = readSqlCallText(node, sourceCode);
+  if (call && receivers) call.client = clientOf(call.node, receivers);
+  return call;
+}
+
+function readSqlCallText(node: Node, sourceCode: SourceCode): SqlCall | undefined {
   if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
     const tag = unwrap(node.tag);
     const name = tag.type === AST_NODE_TYPES.Identifier ? tag.name : calleeNameOfTag(tag);
-    if (!name || !SQL_TAGS.test(name)) return undefined;
+    if (!name || !SQL_TAG_NAMES.has(name)) return undefined;
     // A fragment nested in another sql`` is part of that statement, not a statement itself.
     if (node.parent?.type === AST_NODE_TYPES.TemplateLiteral && node.parent.parent?.type === AST_NODE_TYPES.TaggedTemplateExpression) return undefined;
     const source = readSqlSource(node, sourceCode, 'postgres');
     if (!source) return undefined;
-    return { node, source, param: (n) => source.paramNode(n) };
+    return { node, source, method: name, param: (n) => source.paramNode(n) };
   }
   if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const method = calleeName(node);
-  if (!method || !SQL_METHODS.has(method)) return undefined;
+  if (!method || !SQL_METHOD_NAMES.has(method)) return undefined;
   const first = node.arguments[0];
   if (!first || first.type === AST_NODE_TYPES.SpreadElement) return undefined;
 
@@ -96,13 +112,13 @@ export function readSqlCall(node: Node, sourceCode: SourceCode): SqlCall | undef
     const source = readWithFallback(textNode, sourceCode);
     if (!source) return undefined;
     values ??= node.arguments[1] ? resolveConstArray(node.arguments[1], sourceCode) : undefined;
-    return { node, source, param: (n) => source.paramNode(n) ?? elementAt(values, n - 1), valuesArray: values };
+    return { node, source, method, param: (n) => source.paramNode(n) ?? elementAt(values, n - 1), valuesArray: values };
   }
 
   const source = readWithFallback(first, sourceCode);
   if (!source) return undefined;
   if (method === '$executeRawUnsafe' || method === '$queryRawUnsafe') {
-    return { node, source, param: (n) => source.paramNode(n) ?? argumentAt(node, n) };
+    return { node, source, method, param: (n) => source.paramNode(n) ?? argumentAt(node, n) };
   }
   const second = node.arguments[1];
   let values = second && second.type !== AST_NODE_TYPES.SpreadElement ? resolveConstArray(second, sourceCode) : undefined;
@@ -116,6 +132,7 @@ export function readSqlCall(node: Node, sourceCode: SourceCode): SqlCall | undef
   return {
     node,
     source,
+    method,
     param: (n) => source.paramNode(n) ?? elementAt(values, n - 1) ?? namedValue(named, source, n),
     valuesArray: values,
     valuesMissingAfter: second ? undefined : first,

@@ -77,7 +77,7 @@ export function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplat
       };
     }
     const first = node.arguments[0];
-    const object = first && unwrap(first).type === AST_NODE_TYPES.NewExpression ? readObjectWrite(unwrap(first) as TSESTree.NewExpression) : readObjectWrite(node);
+    const object = first && unwrap(first).type === AST_NODE_TYPES.NewExpression ? readObjectWrite(unwrap(first) as TSESTree.NewExpression, analysis.receivers) : readObjectWrite(node, analysis.receivers);
     if (object) {
       const path = calleeObject(node);
       return {

@@ -323,7 +323,7 @@ function recordReleases(analysis: FileAnalysis, tableColumns: ReadonlyMap<string
       continue;
     }
     const first = call.arguments[0] && unwrap(call.arguments[0]);
-    const write = first?.type === AST_NODE_TYPES.NewExpression ? readObjectWrite(first) : readObjectWrite(call);
+    const write = first?.type === AST_NODE_TYPES.NewExpression ? readObjectWrite(first, analysis.receivers) : readObjectWrite(call, analysis.receivers);
     if (!write || write.kind !== 'delete') continue;
     const table = tableName(objectTable(write, call));
     if (!isLockTable(table) || !lockSemantics(table!, call, tableColumns)) continue;

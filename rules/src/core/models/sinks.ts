@@ -1,0 +1,503 @@
+/**
+ * Write sinks as data: one entry per client library, saying how its clients are made and
+ * typed, which calls write, where each write keeps its filter, its values and its
+ * condition, how the library states a fenced write (and so what the suggestion inserts),
+ * and what the write resolves to when the resource refuses a stale token (so that
+ * `require-stale-check` knows what to look at). A new client is one entry here; the
+ * readers in `core/sinks/` and the receiver table in `core/modules/` only interpret it.
+ *
+ * Facts checked against each library's documentation and types: pg resolves to a
+ * `QueryResult` with `rowCount`; mysql2/promise to `[ResultSetHeader, fields]` with
+ * `affectedRows`; postgres.js to an array with `count`; knex's `update`/`del` to the number of
+ * rows; Prisma's `updateMany`/`deleteMany` to `{ count }` while `update`/`delete` throw `P2025`
+ * when the filter matches nothing; MongoDB's `updateOne` to `{ matchedCount, modifiedCount,
+ * acknowledged }` (`acknowledged` is true for a write that matched nothing); DynamoDB throws
+ * `ConditionalCheckFailedException` when the `ConditionExpression` fails; `fetch` resolves
+ * for a 409/412 (only `ok`/`status` tell), axios, got and ky reject on them.
+ */
+
+export type SinkFamily = 'sql' | 'knex' | 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb' | 'redis' | 'http' | 's3';
+
+export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
+
+/**
+ * How a write of this library states its condition, which names the judge that decides
+ * "fenced" (`core/sinks/`): SQL text, a `.where(...)` chain, a filter object, a DynamoDB
+ * `ConditionExpression`, a Redis script, a request header or body, an S3 precondition.
+ */
+export type ConditionStyle = 'sql' | 'where-chain' | 'filter' | 'condition-expression' | 'script' | 'request' | 'precondition';
+
+/**
+ * Where a part of a write lives in its call: the `arg`-th argument, or a property of it when
+ * it is an object literal; `link`: an argument of that link of a builder chain instead;
+ * `operator`: inside that update operator (`$set`), or the whole object when it has none.
+ */
+export interface Place {
+  arg: number;
+  property?: readonly string[];
+  link?: string;
+  operator?: string;
+}
+
+/**
+ * What a write resolves to, and where it tells a refused (stale) write from an applied one.
+ *
+ * - `count`: a result object whose `read` property counts the rows written
+ *   (`tuple`: the object is that element of a resolved array, mysql2's `[header]`);
+ * - `number`: the resolved value is the count itself;
+ * - `rows`: an array of the written rows (its `length`, or the `read` properties);
+ * - `record`: the written record, or null when nothing matched;
+ * - `reply`: a script's return value;
+ * - `exception`: a refused write rejects with one of `names` (error class or `name`) or `codes`;
+ * - `status`: a response whose `read` members say whether the request was accepted;
+ * - `none`: resolves to nothing that tells (pg-promise `none`): the result cannot be checked.
+ *
+ * `misleading`: members that look like a check but hold for a refused write too.
+ */
+export type ResultShape =
+  | { type: 'count'; read: readonly string[]; tuple?: number; misleading?: readonly string[] }
+  | { type: 'number' }
+  | { type: 'rows'; read: readonly string[] }
+  | { type: 'record' }
+  | { type: 'reply' }
+  | { type: 'exception'; names: readonly string[]; codes: readonly string[] }
+  | { type: 'status'; read: readonly string[] }
+  | { type: 'none' };
+
+export interface SinkWrite {
+  /** Method name, or the command class for `client.send(new UpdateCommand(input))`. */
+  method: string;
+  kind: WriteKind;
+  filter?: Place;
+  values?: Place;
+  /** The result of this method, when it differs from the model's. */
+  result?: ResultShape;
+}
+
+/** What the suggestion inserts for this library: `{column}` and `{token}` are filled in. */
+export interface FenceTemplate {
+  compare: string;
+  store: string;
+}
+
+export interface SinkModel {
+  id: string;
+  family: SinkFamily;
+  /** Import sources of the library. */
+  packages: readonly string[];
+  /** Exports that make a client: `new Pool()`, `createPool()`, `new PrismaClient()`, `postgres()`. */
+  clientExports: readonly string[];
+  /** Exported type names that annotate a client (`Pool`, `PoolClient`, `Prisma.TransactionClient`, `Collection`). */
+  clientTypes: readonly string[];
+  /** Client methods that return a client of the same library (`pool.connect()`, `db.collection(name)`). */
+  clientFactories: readonly string[];
+  /** Client methods whose callback receives a client of the same library (`$transaction(async (tx) => ...)`). */
+  clientCallbacks: readonly string[];
+  /** Last resort, when nothing resolves a receiver: names such clients are commonly given. */
+  receiverNames?: RegExp;
+  /** SQL drivers: methods that take SQL text first, and tags of SQL tagged templates. */
+  sqlMethods?: readonly string[];
+  sqlTags?: readonly string[];
+  conditionStyle: ConditionStyle;
+  writes: readonly SinkWrite[];
+  /** The result of a write, unless the write says otherwise. */
+  result: ResultShape;
+  /** Per SQL method, when methods resolve differently (pg-promise). */
+  sqlResults?: Readonly<Record<string, ResultShape>>;
+  fence: FenceTemplate;
+}
+
+const PG_RESULT: ResultShape = { type: 'count', read: ['rowCount'], misleading: ['rows', 'command'] };
+const SQL_FENCE: FenceTemplate = { compare: 'AND {column} < $n', store: '{column} = $n' };
+const DYNAMO_REFUSED: ResultShape = { type: 'exception', names: ['ConditionalCheckFailedException', 'TransactionCanceledException'], codes: ['ConditionalCheckFailedException'] };
+
+export const SINK_MODELS: readonly SinkModel[] = [
+  // --- SQL text -------------------------------------------------------------------------
+  {
+    id: 'pg',
+    family: 'sql',
+    packages: ['pg', 'pg-pool', '@neondatabase/serverless', '@vercel/postgres'],
+    clientExports: ['Pool', 'Client', 'neon', 'createPool', 'createClient'],
+    clientTypes: ['Pool', 'PoolClient', 'Client', 'ClientBase', 'VercelPool', 'VercelClient'],
+    clientFactories: ['connect'],
+    clientCallbacks: [],
+    receiverNames: /^(?:pool|client|pg|pgPool|pgClient|db|database|conn|connection)$/i,
+    sqlMethods: ['query'],
+    conditionStyle: 'sql',
+    writes: [],
+    result: PG_RESULT,
+    fence: SQL_FENCE,
+  },
+  {
+    id: 'mysql2',
+    family: 'sql',
+    packages: ['mysql2', 'mysql2/promise'],
+    clientExports: ['createPool', 'createConnection', 'createPoolCluster', 'default'],
+    clientTypes: ['Pool', 'PoolConnection', 'Connection'],
+    clientFactories: ['getConnection', 'promise'],
+    clientCallbacks: [],
+    sqlMethods: ['query', 'execute'],
+    conditionStyle: 'sql',
+    writes: [],
+    result: { type: 'count', read: ['affectedRows', 'changedRows'], tuple: 0, misleading: ['insertId', 'warningStatus', 'serverStatus'] },
+    fence: { compare: 'AND {column} < ?', store: '{column} = ?' },
+  },
+  {
+    id: 'mysql',
+    family: 'sql',
+    packages: ['mysql', 'mariadb'],
+    clientExports: ['createPool', 'createConnection', 'default'],
+    clientTypes: ['Pool', 'PoolConnection', 'Connection'],
+    clientFactories: ['getConnection'],
+    clientCallbacks: [],
+    sqlMethods: ['query', 'execute'],
+    conditionStyle: 'sql',
+    writes: [],
+    result: { type: 'count', read: ['affectedRows', 'changedRows'], misleading: ['insertId', 'warningStatus'] },
+    fence: { compare: 'AND {column} < ?', store: '{column} = ?' },
+  },
+  {
+    id: 'postgres',
+    family: 'sql',
+    packages: ['postgres'],
+    clientExports: ['default'],
+    clientTypes: ['Sql', 'TransactionSql', 'ReservedSql'],
+    clientFactories: ['reserve'],
+    clientCallbacks: ['begin', 'savepoint'],
+    sqlMethods: ['unsafe'],
+    sqlTags: ['sql', 'tx', 'trx', 'db', 'sql.unsafe'],
+    conditionStyle: 'sql',
+    writes: [],
+    result: { type: 'rows', read: ['count', 'length'] },
+    fence: { compare: 'AND {column} < ${token}', store: '{column} = ${token}' },
+  },
+  {
+    id: 'pg-promise',
+    family: 'sql',
+    packages: ['pg-promise'],
+    clientExports: ['default'],
+    clientTypes: ['IDatabase', 'ITask', 'IBaseProtocol'],
+    clientFactories: [],
+    clientCallbacks: ['tx', 'task', 'txIf', 'taskIf'],
+    sqlMethods: ['none', 'one', 'oneOrNone', 'many', 'manyOrNone', 'any', 'result', 'multi', 'query'],
+    conditionStyle: 'sql',
+    writes: [],
+    result: PG_RESULT,
+    sqlResults: {
+      result: PG_RESULT,
+      none: { type: 'none' },
+      one: { type: 'exception', names: ['QueryResultError'], codes: ['queryResultErrorCode.noData'] },
+      many: { type: 'exception', names: ['QueryResultError'], codes: ['queryResultErrorCode.noData'] },
+      oneOrNone: { type: 'record' },
+      any: { type: 'rows', read: ['length'] },
+      manyOrNone: { type: 'rows', read: ['length'] },
+    },
+    fence: SQL_FENCE,
+  },
+  {
+    id: 'better-sqlite3',
+    family: 'sql',
+    packages: ['better-sqlite3', 'bun:sqlite', 'node:sqlite'],
+    clientExports: ['default', 'Database', 'DatabaseSync'],
+    clientTypes: ['Database', 'DatabaseSync'],
+    clientFactories: [],
+    clientCallbacks: [],
+    sqlMethods: ['run', 'exec', 'all', 'get'],
+    conditionStyle: 'sql',
+    writes: [],
+    result: { type: 'count', read: ['changes'] },
+    fence: SQL_FENCE,
+  },
+  {
+    id: 'sql-tag',
+    family: 'sql',
+    // Tagged-template SQL through ORMs and query libraries: slonik, Kysely's and Drizzle's `sql`.
+    packages: ['slonik', '@databases/pg', 'sql-template-strings', 'sql-template-tag'],
+    clientExports: ['createPool', 'default', 'connect'],
+    clientTypes: ['DatabasePool', 'DatabaseTransactionConnection', 'ConnectionPool'],
+    clientFactories: [],
+    clientCallbacks: ['transaction', 'tx', 'connect'],
+    sqlMethods: ['query', 'execute', 'exec', 'executeQuery', 'sql', 'queryOne', 'queryAll'],
+    sqlTags: ['sql'],
+    conditionStyle: 'sql',
+    writes: [],
+    result: { type: 'count', read: ['rowCount', 'numAffectedRows', 'numUpdatedRows', 'count', 'length'] },
+    fence: SQL_FENCE,
+  },
+  // --- ORMs and query builders ----------------------------------------------------------
+  {
+    id: 'knex',
+    family: 'knex',
+    packages: ['knex'],
+    clientExports: ['default', 'knex', 'Knex', '*'],
+    clientTypes: ['Knex', 'Knex.Transaction', 'Transaction'],
+    clientFactories: ['transaction', 'withSchema'],
+    clientCallbacks: ['transaction'],
+    receiverNames: /^(?:knex|db|trx|tx|k|database|qb|conn|connection|builder|client)$/i,
+    sqlMethods: ['raw'],
+    conditionStyle: 'where-chain',
+    writes: [
+      { method: 'update', kind: 'update', values: { arg: 0 } },
+      { method: 'del', kind: 'delete' },
+      { method: 'delete', kind: 'delete' },
+      { method: 'merge', kind: 'upsert', values: { arg: 0 } },
+    ],
+    // `.returning(...)` turns the count into the rows.
+    result: { type: 'number' },
+    fence: { compare: ".where('{column}', '<', {token})", store: '{column}: {token}' },
+  },
+  {
+    id: 'prisma',
+    family: 'prisma',
+    packages: ['@prisma/client', '.prisma/client', '@prisma/client/edge'],
+    clientExports: ['PrismaClient'],
+    clientTypes: ['PrismaClient', 'Prisma.TransactionClient', 'TransactionClient', 'Prisma.DefaultPrismaClient'],
+    clientFactories: ['$extends'],
+    clientCallbacks: ['$transaction'],
+    receiverNames: /^(?:prisma|tx|trx|db|client|prismaClient|prismaService|transaction)$/i,
+    sqlMethods: ['$executeRawUnsafe', '$queryRawUnsafe'],
+    sqlTags: ['$executeRaw', '$queryRaw', '$executeRawUnsafe'],
+    conditionStyle: 'filter',
+    writes: [
+      // A single-record write whose filter no longer matches rejects with P2025.
+      { method: 'update', kind: 'update', filter: { arg: 0, property: ['where'] }, values: { arg: 0, property: ['data'] }, result: { type: 'exception', names: ['PrismaClientKnownRequestError', 'NotFoundError'], codes: ['P2025'] } },
+      { method: 'updateMany', kind: 'update', filter: { arg: 0, property: ['where'] }, values: { arg: 0, property: ['data'] } },
+      { method: 'upsert', kind: 'upsert', filter: { arg: 0, property: ['where'] }, values: { arg: 0, property: ['update'] }, result: { type: 'record' } },
+      { method: 'delete', kind: 'delete', filter: { arg: 0, property: ['where'] }, result: { type: 'exception', names: ['PrismaClientKnownRequestError', 'NotFoundError'], codes: ['P2025'] } },
+      { method: 'deleteMany', kind: 'delete', filter: { arg: 0, property: ['where'] } },
+    ],
+    result: { type: 'count', read: ['count'] },
+    fence: { compare: '{column}: { lt: {token} }', store: '{column}: {token}' },
+  },
+  {
+    id: 'mongodb',
+    family: 'mongodb',
+    packages: ['mongodb', 'mongoose'],
+    clientExports: ['MongoClient', 'default', 'model', 'Model', 'connect', 'createConnection'],
+    clientTypes: ['Collection', 'Db', 'MongoClient', 'Model'],
+    clientFactories: ['db', 'collection', 'model'],
+    clientCallbacks: ['withTransaction', 'withSession'],
+    conditionStyle: 'filter',
+    writes: [
+      { method: 'updateOne', kind: 'update', filter: { arg: 0 }, values: { arg: 1, operator: '$set' } },
+      { method: 'updateMany', kind: 'update', filter: { arg: 0 }, values: { arg: 1, operator: '$set' } },
+      { method: 'findOneAndUpdate', kind: 'update', filter: { arg: 0 }, values: { arg: 1, operator: '$set' }, result: { type: 'record' } },
+      { method: 'findByIdAndUpdate', kind: 'update', filter: { arg: 0 }, values: { arg: 1, operator: '$set' }, result: { type: 'record' } },
+      { method: 'replaceOne', kind: 'replace', filter: { arg: 0 }, values: { arg: 1 } },
+      { method: 'findOneAndReplace', kind: 'replace', filter: { arg: 0 }, values: { arg: 1 }, result: { type: 'record' } },
+      { method: 'deleteOne', kind: 'delete', filter: { arg: 0 }, result: { type: 'count', read: ['deletedCount'], misleading: ['acknowledged'] } },
+      { method: 'deleteMany', kind: 'delete', filter: { arg: 0 }, result: { type: 'count', read: ['deletedCount'], misleading: ['acknowledged'] } },
+      { method: 'findOneAndDelete', kind: 'delete', filter: { arg: 0 }, result: { type: 'record' } },
+    ],
+    result: { type: 'count', read: ['matchedCount', 'modifiedCount', 'nModified', 'n'], misleading: ['acknowledged', 'upsertedCount', 'upsertedId'] },
+    fence: { compare: '{column}: { $lt: {token} }', store: '{column}: {token}' },
+  },
+  {
+    id: 'sequelize',
+    family: 'sequelize',
+    packages: ['sequelize', 'sequelize-typescript'],
+    clientExports: ['Sequelize', 'default', 'Model'],
+    clientTypes: ['Sequelize', 'ModelStatic', 'ModelCtor'],
+    clientFactories: ['define'],
+    clientCallbacks: ['transaction'],
+    sqlMethods: ['query'],
+    conditionStyle: 'filter',
+    writes: [
+      { method: 'update', kind: 'update', filter: { arg: 1, property: ['where'] }, values: { arg: 0 }, result: { type: 'count', read: ['0'], tuple: 0 } },
+      { method: 'destroy', kind: 'delete', filter: { arg: 0, property: ['where'] }, result: { type: 'number' } },
+    ],
+    result: { type: 'number' },
+    fence: { compare: '{column}: { [Op.lt]: {token} }', store: '{column}: {token}' },
+  },
+  {
+    id: 'typeorm',
+    family: 'typeorm',
+    packages: ['typeorm', '@nestjs/typeorm'],
+    clientExports: ['DataSource', 'getRepository', 'getManager', 'createConnection', 'getConnection'],
+    clientTypes: ['Repository', 'EntityManager', 'DataSource', 'TreeRepository', 'MongoRepository'],
+    clientFactories: ['getRepository', 'getTreeRepository', 'withRepository', 'manager', 'createQueryRunner'],
+    clientCallbacks: ['transaction'],
+    receiverNames: /(?:repo|repository|manager)$/i,
+    sqlMethods: ['query'],
+    conditionStyle: 'filter',
+    writes: [
+      { method: 'update', kind: 'update', filter: { arg: 0 }, values: { arg: 1 } },
+      { method: 'delete', kind: 'delete', filter: { arg: 0 } },
+    ],
+    result: { type: 'count', read: ['affected'], misleading: ['raw', 'generatedMaps'] },
+    fence: { compare: '{column}: LessThan({token})', store: '{column}: {token}' },
+  },
+  {
+    id: 'kysely',
+    family: 'kysely',
+    packages: ['kysely'],
+    clientExports: ['Kysely'],
+    clientTypes: ['Kysely', 'Transaction'],
+    clientFactories: ['withSchema'],
+    clientCallbacks: ['execute'],
+    conditionStyle: 'where-chain',
+    writes: [
+      { method: 'updateTable', kind: 'update', values: { arg: 0, link: 'set' } },
+      { method: 'deleteFrom', kind: 'delete' },
+    ],
+    result: { type: 'count', read: ['numUpdatedRows', 'numDeletedRows', 'numChangedRows', 'length'] },
+    fence: { compare: ".where('{column}', '<', {token})", store: '{column}: {token}' },
+  },
+  {
+    id: 'drizzle',
+    family: 'drizzle',
+    packages: ['drizzle-orm', 'drizzle-orm/node-postgres', 'drizzle-orm/postgres-js', 'drizzle-orm/mysql2', 'drizzle-orm/better-sqlite3', 'drizzle-orm/neon-http'],
+    clientExports: ['drizzle'],
+    clientTypes: ['NodePgDatabase', 'PostgresJsDatabase', 'MySql2Database', 'BetterSQLite3Database', 'PgDatabase', 'NeonHttpDatabase'],
+    clientFactories: [],
+    clientCallbacks: ['transaction'],
+    conditionStyle: 'where-chain',
+    writes: [
+      { method: 'update', kind: 'update', values: { arg: 0, link: 'set' } },
+      { method: 'delete', kind: 'delete' },
+    ],
+    // The driver's own result: pg `rowCount`, mysql2 `[header]`, better-sqlite3 `changes`; `.returning()` gives rows.
+    result: { type: 'count', read: ['rowCount', 'affectedRows', 'changes', 'rowsAffected', 'count', 'length'] },
+    fence: { compare: 'lt({table}.{column}, {token})', store: '{column}: {token}' },
+  },
+  {
+    id: 'typeorm-query-builder',
+    family: 'typeorm',
+    packages: ['typeorm'],
+    clientExports: [],
+    clientTypes: ['SelectQueryBuilder', 'UpdateQueryBuilder', 'DeleteQueryBuilder'],
+    clientFactories: ['createQueryBuilder'],
+    clientCallbacks: [],
+    conditionStyle: 'where-chain',
+    writes: [
+      { method: 'update', kind: 'update', values: { arg: 0, link: 'set' } },
+      { method: 'delete', kind: 'delete' },
+    ],
+    result: { type: 'count', read: ['affected'], misleading: ['raw', 'generatedMaps'] },
+    fence: { compare: ".andWhere('{column} < :token', { token: {token} })", store: '{column}: {token}' },
+  },
+  {
+    id: 'dynamodb',
+    family: 'dynamodb',
+    packages: ['@aws-sdk/lib-dynamodb', '@aws-sdk/client-dynamodb', 'aws-sdk', 'aws-sdk/clients/dynamodb'],
+    clientExports: ['DynamoDBDocumentClient', 'DynamoDBClient', 'DynamoDB', 'DocumentClient', 'DynamoDBDocument'],
+    clientTypes: ['DynamoDBDocumentClient', 'DynamoDBClient', 'DynamoDB', 'DocumentClient', 'DynamoDBDocument'],
+    clientFactories: ['from'],
+    clientCallbacks: [],
+    conditionStyle: 'condition-expression',
+    writes: [
+      // v3: client.send(new UpdateCommand(input)); v2 DocumentClient: client.update(input).promise().
+      { method: 'UpdateCommand', kind: 'update', filter: { arg: 0 }, values: { arg: 0, property: ['UpdateExpression'] } },
+      { method: 'PutCommand', kind: 'replace', filter: { arg: 0 }, values: { arg: 0, property: ['Item'] } },
+      { method: 'DeleteCommand', kind: 'delete', filter: { arg: 0 } },
+      { method: 'UpdateItemCommand', kind: 'update', filter: { arg: 0 }, values: { arg: 0, property: ['UpdateExpression'] } },
+      { method: 'PutItemCommand', kind: 'replace', filter: { arg: 0 }, values: { arg: 0, property: ['Item'] } },
+      { method: 'DeleteItemCommand', kind: 'delete', filter: { arg: 0 } },
+      { method: 'update', kind: 'update', filter: { arg: 0 }, values: { arg: 0, property: ['UpdateExpression'] } },
+      { method: 'put', kind: 'replace', filter: { arg: 0 }, values: { arg: 0, property: ['Item'] } },
+      { method: 'delete', kind: 'delete', filter: { arg: 0 } },
+      { method: 'updateItem', kind: 'update', filter: { arg: 0 }, values: { arg: 0, property: ['UpdateExpression'] } },
+      { method: 'putItem', kind: 'replace', filter: { arg: 0 }, values: { arg: 0, property: ['Item'] } },
+      { method: 'deleteItem', kind: 'delete', filter: { arg: 0 } },
+    ],
+    result: DYNAMO_REFUSED,
+    fence: { compare: 'ConditionExpression: \'{column} < :token\'', store: 'SET {column} = :token' },
+  },
+  // --- Key-value stores, HTTP, object storage -------------------------------------------
+  {
+    id: 'redis',
+    family: 'redis',
+    packages: ['ioredis', 'redis', '@redis/client', 'iovalkey', '@valkey/client'],
+    clientExports: ['default', 'Redis', 'Cluster', 'createClient', 'createCluster'],
+    clientTypes: ['Redis', 'Cluster', 'RedisClientType', 'RedisClusterType'],
+    clientFactories: ['connect', 'duplicate', 'multi', 'pipeline'],
+    clientCallbacks: [],
+    // Plain commands overwrite; appends (LPUSH, XADD) and counters are not overwrites.
+    conditionStyle: 'script',
+    writes: ['set', 'hset', 'hmset', 'mset', 'setex', 'psetex', 'hSet', 'mSet', 'setEx', 'pSetEx', 'json.set'].map((method) => ({ method, kind: 'replace' as const })),
+    result: { type: 'reply' },
+    fence: { compare: "if tonumber(redis.call('get', KEYS[2]) or '0') < tonumber(ARGV[2]) then", store: "redis.call('set', KEYS[2], ARGV[2])" },
+  },
+  {
+    id: 'fetch',
+    family: 'http',
+    packages: [],
+    clientExports: ['fetch'],
+    clientTypes: [],
+    clientFactories: [],
+    clientCallbacks: [],
+    conditionStyle: 'request',
+    writes: ['PUT', 'PATCH', 'DELETE'].map((method) => ({ method, kind: 'update' as const })),
+    result: { type: 'status', read: ['ok', 'status'] },
+    fence: { compare: "'If-Match': {token}", store: "'Fence-Token': String({token})" },
+  },
+  {
+    id: 'axios',
+    family: 'http',
+    packages: ['axios', 'got', 'ky', 'undici', 'superagent'],
+    clientExports: ['default', 'create', 'extend', 'request'],
+    clientTypes: ['AxiosInstance', 'Got', 'KyInstance'],
+    clientFactories: ['create', 'extend'],
+    clientCallbacks: [],
+    receiverNames: /^(?:axios|http|httpClient|client|api|got|ky|request|this\.http|this\.httpClient|this\.api)$/i,
+    conditionStyle: 'request',
+    writes: ['put', 'patch', 'delete'].map((method) => ({ method, kind: 'update' as const })),
+    // Non-2xx responses reject (axios `validateStatus` aside).
+    result: { type: 'exception', names: ['AxiosError', 'HTTPError', 'RequestError'], codes: ['409', '412'] },
+    fence: { compare: "'If-Match': {token}", store: "'Fence-Token': String({token})" },
+  },
+  {
+    id: 's3',
+    family: 's3',
+    packages: ['@aws-sdk/client-s3'],
+    clientExports: ['S3Client', 'S3'],
+    clientTypes: ['S3Client', 'S3'],
+    clientFactories: [],
+    clientCallbacks: [],
+    conditionStyle: 'precondition',
+    writes: [
+      { method: 'PutObjectCommand', kind: 'replace' },
+      { method: 'CopyObjectCommand', kind: 'replace' },
+    ],
+    result: { type: 'exception', names: ['PreconditionFailed', 'S3ServiceException'], codes: ['PreconditionFailed', '412'] },
+    fence: { compare: 'IfMatch: {token}', store: '' },
+  },
+];
+
+const byId = new Map(SINK_MODELS.map((m) => [m.id, m]));
+
+export function sinkModel(id: string): SinkModel {
+  const model = byId.get(id);
+  if (!model) throw new Error(`no sink model ${id}`);
+  return model;
+}
+
+/** The models of one family, in catalog order. */
+export function sinkModelsOf(family: SinkFamily): SinkModel[] {
+  return SINK_MODELS.filter((m) => m.family === family);
+}
+
+/** The catalog entry for a write method of a model, if the model has one by that name. */
+export function sinkWrite(model: SinkModel, method: string): SinkWrite | undefined {
+  return model.writes.find((w) => w.method === method);
+}
+
+/** What a write of `model` through `method` resolves to. */
+export function resultShapeOf(model: SinkModel, method: string | undefined): ResultShape {
+  if (method !== undefined) {
+    const sql = model.sqlResults?.[method];
+    if (sql) return sql;
+    const write = sinkWrite(model, method);
+    if (write?.result) return write.result;
+  }
+  return model.result;
+}
+
+/** Every SQL method and tag of the catalog: a call by one of these names may send SQL text. */
+export const SQL_METHOD_NAMES: ReadonlySet<string> = new Set(SINK_MODELS.flatMap((m) => m.sqlMethods ?? []));
+export const SQL_TAG_NAMES: ReadonlySet<string> = new Set(SINK_MODELS.flatMap((m) => (m.sqlTags ?? []).filter((t) => !t.includes('.'))));
+
+/** Count members any SQL driver result may carry: read one of these and the result was checked. */
+export const ANY_COUNT_MEMBER: ReadonlySet<string> = new Set(
+  SINK_MODELS.flatMap((m) => [m.result, ...m.writes.map((w) => w.result), ...Object.values(m.sqlResults ?? {})]).flatMap((r) => (r && 'read' in r ? r.read : [])),
+);
