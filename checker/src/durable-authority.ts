@@ -14,14 +14,20 @@ export class DurableAuthority implements AuthorityAdapter {
   /** Leases granted per owner, to name a second lease of the same owner `lease-A-2`. */
   private readonly granted = new Map<string, number>();
 
+  /** The table, qualified with the check's schema so that a statement moving search_path cannot misdirect it. */
+  private readonly table: string;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-  ) {}
+    schema?: string,
+  ) {
+    this.table = schema ? `${schema}.${AUTHORITY_TABLE}` : AUTHORITY_TABLE;
+  }
 
   async install(): Promise<void> {
     await this.db.exec(
-      `CREATE TABLE ${AUTHORITY_TABLE} (resource_key text PRIMARY KEY, token bigint NOT NULL, lease_id text, owner_id text, expires_at bigint)`,
+      `CREATE TABLE ${this.table} (resource_key text PRIMARY KEY, token bigint NOT NULL, lease_id text, owner_id text, expires_at bigint)`,
     );
   }
 
@@ -32,7 +38,7 @@ export class DurableAuthority implements AuthorityAdapter {
     // One statement: the first acquire creates the counter at 41; later ones take the next token
     // only when no lease is live. Check and increment are one atomic step.
     const granted = await this.db.query(
-      `INSERT INTO ${AUTHORITY_TABLE} AS a (resource_key, token, lease_id, owner_id, expires_at) VALUES ($1, $6, $2, $3, $4)
+      `INSERT INTO ${this.table} AS a (resource_key, token, lease_id, owner_id, expires_at) VALUES ($1, $6, $2, $3, $4)
        ON CONFLICT (resource_key) DO UPDATE SET token = a.token + 1, lease_id = $2, owner_id = $3, expires_at = $4
         WHERE a.lease_id IS NULL OR a.expires_at <= $5
        RETURNING token`,
@@ -45,7 +51,7 @@ export class DurableAuthority implements AuthorityAdapter {
 
   async release(handle: LeaseHandle): Promise<boolean> {
     const released = await this.db.query(
-      `UPDATE ${AUTHORITY_TABLE} SET lease_id = NULL, owner_id = NULL, expires_at = NULL WHERE resource_key = $1 AND lease_id = $2`,
+      `UPDATE ${this.table} SET lease_id = NULL, owner_id = NULL, expires_at = NULL WHERE resource_key = $1 AND lease_id = $2`,
       [handle.key, handle.leaseId],
     );
     return released.rowCount > 0;
@@ -53,7 +59,7 @@ export class DurableAuthority implements AuthorityAdapter {
 
   async holder(key: string): Promise<{ leaseId: string; fenceToken: number } | null> {
     const live = await this.db.query(
-      `SELECT lease_id, token FROM ${AUTHORITY_TABLE} WHERE resource_key = $1 AND lease_id IS NOT NULL AND expires_at > $2`,
+      `SELECT lease_id, token FROM ${this.table} WHERE resource_key = $1 AND lease_id IS NOT NULL AND expires_at > $2`,
       [key, this.clock.now()],
     );
     const row = live.rows[0];
@@ -77,6 +83,6 @@ export class DurableAuthority implements AuthorityAdapter {
 
   async reset(): Promise<void> {
     this.granted.clear();
-    await this.db.exec(`DELETE FROM ${AUTHORITY_TABLE}`);
+    await this.db.exec(`DELETE FROM ${this.table}`);
   }
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from './backend/database.js';
-import { BadInputError } from './errors.js';
 
 /**
- * Every check works in its own schema, `fencelint_check_<random>`, with search_path set to it
- * alone: an unqualified table name in the user's statement resolves there, never to the user's
- * table of the same name. The schema is dropped at the end, also on failure.
+ * The schema a check puts its tables in, `fencelint_check_<random>`, with search_path set to
+ * it. It lives in a database that exists for this check alone (a fresh copy of PGlite's
+ * template, or a scratch database on a server, see backend/scratch-database.ts), so it only
+ * keeps the checker's own tables apart from whatever the statement creates; it is no safety
+ * boundary and needs none.
  */
 export class ScratchSchema {
   private constructor(
@@ -21,68 +22,8 @@ export class ScratchSchema {
     return scratch;
   }
 
-  async drop(): Promise<void> {
-    await this.db.exec(`DROP SCHEMA IF EXISTS ${this.name} CASCADE`);
-  }
-
-  /**
-   * Refuse a statement that reaches any relation outside the scratch schema. PostgreSQL's own
-   * plan (EXPLAIN, which does not execute) names every relation the statement reads or writes,
-   * including those reached through CTEs and subqueries, with its schema.
-   */
-  async assertStaysInside(statement: string, sampleParams: unknown[]): Promise<void> {
-    const name = `fencelint_guard_${randomBytes(4).toString('hex')}`;
-    try {
-      await this.db.query(`PREPARE ${name} AS ${statement}`);
-    } catch (error) {
-      throw new BadInputError(`PostgreSQL rejects the statement: ${(error as Error).message}`);
-    }
-    try {
-      const plan = await this.db.query(
-        `EXPLAIN (VERBOSE, FORMAT JSON) EXECUTE ${name}${sampleParams.length ? `(${literalList(sampleParams)})` : ''}`,
-      );
-      const outside = new Set<string>();
-      collectRelations(plan.rows[0]?.['QUERY PLAN'], (schema, relation) => {
-        if (schema !== this.name) outside.add(`${schema}.${relation}`);
-      });
-      if (outside.size > 0) {
-        throw new BadInputError(
-          `the statement reaches ${[...outside].join(', ')} outside the checker's scratch schema; ` +
-            'the checker never runs a statement against your own tables: remove the schema qualifier',
-        );
-      }
-    } finally {
-      await this.db.exec(`DEALLOCATE ${name}`);
-    }
-  }
-}
-
-function literalList(values: unknown[]): string {
-  return values
-    .map((v) => (typeof v === 'number' ? String(v) : v === null || v === undefined ? 'NULL' : `'${String(v).replace(/'/g, "''")}'`))
-    .join(', ');
-}
-
-function collectRelations(node: unknown, visit: (schema: string, relation: string) => void): void {
-  if (Array.isArray(node)) {
-    for (const item of node) collectRelations(item, visit);
-    return;
-  }
-  if (typeof node === 'string') {
-    // pg returns the JSON column parsed; PGlite may return text.
-    try {
-      collectRelations(JSON.parse(node), visit);
-    } catch {
-      /* not JSON */
-    }
-    return;
-  }
-  if (!node || typeof node !== 'object') return;
-  const record = node as Record<string, unknown>;
-  if (typeof record['Relation Name'] === 'string') {
-    visit(String(record['Schema'] ?? ''), record['Relation Name']);
-  }
-  for (const value of Object.values(record)) {
-    if (value && typeof value === 'object') collectRelations(value, visit);
+  /** Back to an empty schema (after migrations that did not create the statement's table). */
+  async empty(): Promise<void> {
+    await this.db.exec(`DROP SCHEMA ${this.name} CASCADE; CREATE SCHEMA ${this.name}`);
   }
 }

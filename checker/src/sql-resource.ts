@@ -1,7 +1,8 @@
 import type { ResourceAdapter, WriteRequest, WriteResult } from './adapter.js';
 import type { Database } from './backend/database.js';
+import { CheckStoppedError } from './errors.js';
 import type { UnderstoodWrite } from './sql-understanding.js';
-import { ident, keyColumnOf } from './table-setup.js';
+import { ident, keyColumnOf, tableRef } from './table-setup.js';
 
 /**
  * The user's SQL write as a resource: parameters bound by role, `rowCount > 0` is accepted,
@@ -39,6 +40,7 @@ export class SqlResource implements ResourceAdapter {
     try {
       rowCount = (await this.db.query(this.write_.text, this.paramsFor(request))).rowCount;
     } catch (error) {
+      if (error instanceof CheckStoppedError) throw error;
       if (this.inTransaction) await this.db.exec('ROLLBACK TO SAVEPOINT fencelint_write');
       return { status: 'error', detail: (error as Error).message };
     }
@@ -68,7 +70,7 @@ export class SqlResource implements ResourceAdapter {
     const w = this.write_;
     const token = w.tokenColumn ? `, ${ident(w.tokenColumn)} AS token` : '';
     const found = await this.db.query(
-      `SELECT ${ident(w.valueColumn)}::text AS value${token} FROM ${ident(w.table)} WHERE ${ident(keyColumnOf(w))} = $1`,
+      `SELECT ${ident(w.valueColumn)}::text AS value${token} FROM ${tableRef(w)} WHERE ${ident(keyColumnOf(w))} = $1`,
       [key],
     );
     return found.rows[0];

@@ -68,6 +68,8 @@ export interface UnderstoodWrite {
   kind: string;
   upsert: boolean;
   table: string;
+  /** The schema the checker created the table in (set by table-setup.ts). */
+  schema?: string;
   /**
    * The column that tells rows apart. Undefined when the statement names no key (e.g. it has no
    * WHERE): then it is the table's primary key, or a column the checker adds (table-setup.ts).

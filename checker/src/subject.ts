@@ -37,6 +37,8 @@ export interface Subject {
     /** Roll everything back. */
     end(): Promise<void>;
   };
+  /** Told before every step, so that a deadline can name the step that ran out. */
+  step?(action: string): void;
   /** The subject's complete state as text, when it can be read whole (lets the exploration merge equal states). */
   digest?(): Promise<string>;
 }

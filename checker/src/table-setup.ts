@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from './backend/database.js';
-import { BadInputError } from './errors.js';
+import type { CopiedTable } from './catalog-copy.js';
+import { BadInputError, CheckStoppedError } from './errors.js';
 import type { ScratchSchema } from './scratch-schema.js';
 import type { UnderstoodWrite } from './sql-understanding.js';
 
@@ -29,13 +30,18 @@ export function findMigrations(root: string): { dir: string; sql: string } | und
  */
 export const ADDED_KEY_COLUMN = 'fencelint_key';
 
+/** Reads the structure of the user's table of that name (a server's catalog), if there is one. */
+export type UserTableReader = (table: string) => Promise<CopiedTable | undefined>;
+
 export async function createTable(
   scratch: ScratchSchema,
   write: UnderstoodWrite,
   schemaSql?: string,
   migrations?: { dir: string; sql: string },
+  userTable?: UserTableReader,
 ): Promise<TableSource> {
-  const source = await createTableFrom(scratch, write, schemaSql, migrations);
+  const source = await createTableFrom(scratch, write, schemaSql, migrations, userTable);
+  write.schema = scratch.name;
   if (!write.keyColumn) write.keyColumn = source === 'inferred' ? ADDED_KEY_COLUMN : await primaryKeyColumn(scratch, write.table);
   return source;
 }
@@ -57,6 +63,7 @@ async function createTableFrom(
   write: UnderstoodWrite,
   schemaSql?: string,
   migrations?: { dir: string; sql: string },
+  userTable?: UserTableReader,
 ): Promise<TableSource> {
   if (schemaSql !== undefined) {
     await runSchemaFile(scratch, schemaSql);
@@ -72,11 +79,11 @@ async function createTableFrom(
       () => false,
     );
     if (applied && (await tableExists(scratch, write.table))) return 'migrations';
-    if (applied) await dropAllTables(scratch);
+    if (applied) await scratch.empty();
   }
-  const original = await findUserTable(scratch.db, write.table);
-  if (original) {
-    await copyStructure(scratch, original, write.table);
+  const copied = await userTable?.(write.table);
+  if (copied) {
+    await copyStructure(scratch, copied);
     return 'catalog';
   }
   await scratch.db.exec(inferredDdl(write));
@@ -121,7 +128,7 @@ export function inferredDdl(write: UnderstoodWrite): string {
 /** Put the row that every scenario starts from: value v0, token 0. */
 export async function seedRow(db: Database, write: UnderstoodWrite, key: string): Promise<void> {
   // A --schema file may put the starting row itself (with the columns its statement needs).
-  const existing = await db.query(`SELECT 1 FROM ${ident(write.table)} WHERE ${ident(keyColumnOf(write))} = $1`, [key]);
+  const existing = await db.query(`SELECT 1 FROM ${tableRef(write)} WHERE ${ident(keyColumnOf(write))} = $1`, [key]);
   if (existing.rows.length > 0) return;
   const columns = [keyColumnOf(write), write.valueColumn];
   const values: unknown[] = [key, 'v0'];
@@ -131,15 +138,15 @@ export async function seedRow(db: Database, write: UnderstoodWrite, key: string)
   }
   const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
   try {
-    await db.query(`INSERT INTO ${ident(write.table)} (${columns.map(ident).join(', ')}) VALUES (${placeholders})`, values);
+    await db.query(`INSERT INTO ${tableRef(write)} (${columns.map(ident).join(', ')}) VALUES (${placeholders})`, values);
   } catch (error) {
     throw new BadInputError(`cannot put a starting row into ${write.table}: ${(error as Error).message}`);
   }
 }
 
 /**
- * Run the user's DDL in one transaction and refuse it when it created, altered or wrote
- * anything outside the scratch schema (e.g. `CREATE TABLE public.t`): then it is rolled back.
+ * Run the user's DDL in one transaction, inside the check's own database: whatever it does
+ * (DROP, ALTER, a DO block, search_path) stays there. A failure rolls it back and is bad input.
  */
 async function runSchemaFile(scratch: ScratchSchema, sql: string): Promise<void> {
   const db = scratch.db;
@@ -149,33 +156,16 @@ async function runSchemaFile(scratch: ScratchSchema, sql: string): Promise<void>
     try {
       await db.exec(sql);
     } catch (error) {
+      if (error instanceof CheckStoppedError) throw error;
       throw new BadInputError(`the --schema file fails: ${(error as Error).message}`);
-    }
-    const touched = await db.query(
-      `SELECT n.nspname || '.' || c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE c.xmin = pg_current_xact_id()::xid AND n.nspname <> $1 AND n.nspname NOT LIKE 'pg\\_%'`,
-      [scratch.name],
-    );
-    const written = await db.query(
-      `SELECT schemaname || '.' || relname AS name FROM pg_stat_xact_user_tables
-        WHERE schemaname <> $1 AND n_tup_ins + n_tup_upd + n_tup_del > 0`,
-      [scratch.name],
-    );
-    const outside = [...touched.rows, ...written.rows].map((r) => String(r.name));
-    if (outside.length > 0) {
-      throw new BadInputError(
-        `the --schema file touches ${[...new Set(outside)].join(', ')} outside the checker's scratch schema; use unqualified names`,
-      );
     }
     await db.exec('COMMIT');
     committed = true;
   } finally {
-    if (!committed) await db.exec('ROLLBACK');
+    if (!committed) await db.exec('ROLLBACK').catch(() => {});
+    // The file may have moved search_path; the checker's own statements are qualified anyway.
+    await db.exec(`SET search_path TO ${scratch.name}`).catch(() => {});
   }
-}
-
-async function dropAllTables(scratch: ScratchSchema): Promise<void> {
-  await scratch.db.exec(`DROP SCHEMA ${scratch.name} CASCADE; CREATE SCHEMA ${scratch.name}`);
 }
 
 async function tableExists(scratch: ScratchSchema, table: string): Promise<boolean> {
@@ -186,42 +176,31 @@ async function tableExists(scratch: ScratchSchema, table: string): Promise<boole
   return found.rows.length > 0;
 }
 
-/** The user's table of that name (public first), outside every checker schema. */
-async function findUserTable(db: Database, table: string): Promise<string | undefined> {
-  const found = await db.query(
-    `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
-       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE c.relname = $1 AND c.relkind IN ('r', 'p')
-        AND n.nspname NOT LIKE 'fencelint\\_check\\_%' AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-        AND n.nspname NOT LIKE 'pg\\_%'
-      ORDER BY (n.nspname = 'public') DESC, n.nspname LIMIT 1`,
-    [table],
-  );
-  return found.rows[0] ? String(found.rows[0].name) : undefined;
-}
-
-/** Structure only: LIKE copies no rows. Sequence defaults are repointed so the user's sequences are not advanced. */
-async function copyStructure(scratch: ScratchSchema, original: string, table: string): Promise<void> {
-  const db = scratch.db;
-  await db.exec(`CREATE TABLE ${ident(table)} (LIKE ${original} INCLUDING ALL)`);
-  const defaults = await db.query(
-    `SELECT a.attname AS column FROM pg_attrdef d
-       JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
-      WHERE d.adrelid = $1::regclass AND pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%'`,
-    [`${scratch.name}.${ident(table)}`],
-  );
-  for (const row of defaults.rows) {
-    const column = String(row.column);
-    const sequence = `${table}_${column}_seq`;
-    await db.exec(
-      `CREATE SEQUENCE ${ident(sequence)}; ALTER TABLE ${ident(table)} ALTER COLUMN ${ident(column)} SET DEFAULT nextval('${scratch.name}.${sequence}')`,
-    );
+/** Rebuild the user's table from its described structure; without its CHECKs and defaults when those do not apply here. */
+async function copyStructure(scratch: ScratchSchema, copied: CopiedTable): Promise<void> {
+  try {
+    await scratch.db.exec(`BEGIN; ${copied.statements.join('; ')}; COMMIT`);
+  } catch (error) {
+    if (error instanceof CheckStoppedError) throw error;
+    await scratch.db.exec('ROLLBACK').catch(() => {});
+    try {
+      await scratch.db.exec(`BEGIN; ${copied.fallback.join('; ')}; COMMIT`);
+    } catch (again) {
+      if (again instanceof CheckStoppedError) throw again;
+      await scratch.db.exec('ROLLBACK').catch(() => {});
+      throw new BadInputError(`cannot rebuild the structure of ${copied.original} in the scratch database: ${(again as Error).message}; give the table in a --schema file`);
+    }
   }
 }
 
 export function keyColumnOf(write: UnderstoodWrite): string {
   if (!write.keyColumn) throw new Error('key column not resolved before use');
   return write.keyColumn;
+}
+
+/** The statement's table as the checker's own statements name it: qualified, whatever search_path says. */
+export function tableRef(write: UnderstoodWrite): string {
+  return write.schema ? `${ident(write.schema)}.${ident(write.table)}` : ident(write.table);
 }
 
 export function ident(name: string): string {
@@ -244,14 +223,15 @@ export async function captureInitialState(scratch: ScratchSchema, except: string
     .filter((t) => !except.includes(t));
   const rows = new Map<string, string>();
   for (const table of tables) {
-    rows.set(table, String((await db.query(`SELECT coalesce(json_agg(t), '[]')::text AS rows FROM ${ident(table)} t`)).rows[0].rows));
+    rows.set(table, String((await db.query(`SELECT coalesce(json_agg(t), '[]')::text AS rows FROM ${ident(scratch.name)}.${ident(table)} t`)).rows[0].rows));
   }
   return async () => {
     for (const table of tables) {
-      await db.query(`DELETE FROM ${ident(table)}`);
+      const ref = `${ident(scratch.name)}.${ident(table)}`;
+      await db.query(`DELETE FROM ${ref}`);
       const saved = rows.get(table)!;
       if (saved !== '[]') {
-        await db.query(`INSERT INTO ${ident(table)} SELECT * FROM json_populate_recordset(NULL::${ident(table)}, $1::json)`, [saved]);
+        await db.query(`INSERT INTO ${ref} SELECT * FROM json_populate_recordset(NULL::${ref}, $1::json)`, [saved]);
       }
     }
   };

@@ -1,5 +1,6 @@
 import { normalizeWriteResult, type LeaseHandle, type WriteResult } from './adapter.js';
 import type { ManualClock } from './clock.js';
+import { BadInputError } from './errors.js';
 import type { Subject } from './subject.js';
 import type { TimelineEvent, Violation } from './timeline.js';
 
@@ -42,6 +43,7 @@ export class World {
 
   /** Read the starting value; call once before the first step. */
   async start(): Promise<void> {
+    this.subject.step?.('reading the starting value');
     this.expectedValue = await this.subject.resource.read(this.key);
   }
 
@@ -106,6 +108,7 @@ export class World {
 
   async acquire(worker: string): Promise<LeaseHandle | null> {
     const now = this.clock.now();
+    this.subject.step?.(`${worker}: acquire(${this.key})`);
     const handle = await this.subject.authority.acquire(this.key, LEASE_TTL_MS, worker);
     const call = `acquire(${this.key})`;
     if (!handle) {
@@ -156,10 +159,13 @@ export class World {
   async write(worker: string, value: string, token: number, givenOperationId?: string): Promise<WriteResult> {
     const operationId = givenOperationId ?? (this.subject.operationIds ? `op-new-${++this.operations}` : undefined);
     const request = { key: this.key, value, fenceToken: token, ...(operationId !== undefined ? { operationId } : {}) };
+    this.subject.step?.(`${worker}: write(${value}, token=${token})`);
     let result: WriteResult;
     try {
       result = normalizeWriteResult(await this.subject.resource.write(request));
     } catch (error) {
+      // A deadline, an interruption or a lost session ends the check; it is no write outcome.
+      if (error instanceof BadInputError) throw error;
       result = { status: 'error', detail: (error as Error).message };
     }
     const stored = await this.subject.resource.read(this.key);
@@ -230,6 +236,7 @@ export class World {
     const handle = this.handles.get(worker);
     if (!handle) return;
     const authority = this.subject.authority;
+    this.subject.step?.(`${worker}: release(${handle.leaseId})`);
     const before = authority.holder ? await authority.holder(this.key) : undefined;
     await authority.release(handle);
     const after = authority.holder ? await authority.holder(this.key) : undefined;
@@ -248,6 +255,7 @@ export class World {
 
   /** Restart resource and authority; the stored value must survive. */
   async restart(mode: 'process' | 'session'): Promise<void> {
+    this.subject.step?.(`restart (${mode})`);
     await this.subject.restart(mode);
     const stored = await this.subject.resource.read(this.key);
     let violation: Violation | undefined;
