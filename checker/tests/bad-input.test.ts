@@ -52,7 +52,7 @@ describe('bad input: exit 2, a clear message, nothing left behind', () => {
       message: /the module's createResource threw: connection refused/,
     },
     { name: 'a module that does not exist', args: ['--module', 'checker/examples/nope.ts'], message: /module not found/ },
-    { name: 'no subject', args: ['--roles', 'value'], message: /give exactly one of --sql, --at, --module/ },
+    { name: 'no subject', args: ['--roles', 'value'], message: /give exactly one of --sql, --sql-file, --at, --module/ },
     { name: 'an unknown option', args: ['--frobnicate'], message: /Unknown option '--frobnicate'/ },
   ];
   for (const c of cases) {
