@@ -210,10 +210,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
     return undefined;
   };
 
-  const tracer = new TokenTracer(sourceCode, functions, acquires);
+  const tracer = new TokenTracer(sourceCode, functions, acquires, { imports });
   const text = (n: Node) => sourceCode.getText(n);
   const isTokenValue = (node: Node) => tracer.isToken(node);
-  const judge = { isTokenValue };
+  const judge = { isTokenValue, isNonTokenValue: (node: Node) => tracer.isNonToken(node) };
   const writes: WriteSite[] = [];
   const sqlCalls: FileAnalysis['sqlCalls'] = [];
 

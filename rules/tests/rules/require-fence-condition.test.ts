@@ -1295,3 +1295,221 @@ export async function save(key: string, value: string) {
     },
   ],
 });
+
+// Tokens known by where they come from, whatever the variables are called.
+const redlockRedisPg = `import Redlock from 'redlock';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+`;
+
+ruleTester.run('require-fence-condition: tokens by provenance', rule, {
+  valid: [
+    {
+      name: "the rule's own advice: Redis INCR under the lock, compared and stored (any names)",
+      code: `${redlockRedisPg}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([\`lock:\${key}\`], 5000);
+  try {
+    const n = await redis.incr(\`fence:\${key}\`);
+    const result = await pool.query('UPDATE documents SET body = $1, writer_seq = $2 WHERE id = $3 AND writer_seq < $2', [body, n, key]);
+    if (result.rowCount === 0) throw new Error('stale');
+  } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'an HTTP PUT that sends a counter value in a header of any name',
+      code: `${redlockRedisPg}
+export async function push(key: string, body: string) {
+  await redlock.using([key], 5000, async () => {
+    const seq = await redis.incr(\`fence:\${key}\`);
+    await fetch(\`https://inventory.internal/items/\${key}\`, { method: 'PUT', headers: { 'X-Writer-Seq': String(seq) }, body });
+    await fetch(\`https://inventory.internal/prices/\${key}\`, { method: 'PUT', headers: { 'X-Writer-Seq': \`\${seq}\` }, body });
+  });
+}`,
+    },
+    {
+      name: 'counters read through a transaction, nextval, a RETURNING row and postgres.js',
+      code: `import Redlock from 'redlock';
+import Redis from 'ioredis';
+import { createClient } from 'redis';
+import { Pool } from 'pg';
+import postgres from 'postgres';
+const pool = new Pool();
+const redis = new Redis();
+const nodeRedis = createClient();
+const sql = postgres();
+const redlock = new Redlock([redis]);
+const put = (url: string, n: unknown) => fetch(url, { method: 'PUT', headers: { 'X-Order': String(n) } });
+export async function push(key: string) {
+  await redlock.using([key], 5000, async () => {
+    const [[, a]] = await redis.multi().incr(\`f:\${key}\`).expire(\`f:\${key}\`, 86400).exec();
+    const [b] = await nodeRedis.multi().incr(\`f:\${key}\`).exec();
+    const { rows: [{ id: c }] } = await pool.query("SELECT nextval('writer_seq') AS id");
+    const d = (await pool.query('UPDATE writer_counters SET n = n + 1 WHERE k = $1 RETURNING n', [key])).rows[0].n;
+    const [{ n: e }] = await sql\`UPDATE writer_counters SET n = n + 1 WHERE k = \${key} RETURNING n\`;
+    const f = await nodeRedis.hIncrBy('writer-seq', key, 1);
+    await put('https://a.internal/x', a);
+    await put('https://a.internal/x', b);
+    await put('https://a.internal/x', c);
+    await put('https://a.internal/x', d);
+    await put('https://a.internal/x', e);
+    await put('https://a.internal/x', f);
+  });
+}`,
+    },
+    {
+      name: "an etcd put's header revision and a key's mod_revision, a ZooKeeper czxid",
+      code: `import { Etcd3 } from 'etcd3';
+const etcd = new Etcd3();
+export async function push(key: string, owner: string, zk: any) {
+  const lock = await etcd.lock(key).acquire();
+  try {
+    const { header: { revision } } = await etcd.put(\`owners/\${key}\`).value(owner);
+    await fetch('https://a.internal/x', { method: 'PUT', headers: { 'X-Order': revision } });
+    const kv = await etcd.get(\`owners/\${key}\`).exec();
+    await fetch('https://a.internal/y', { method: 'PUT', headers: { 'X-Order': kv.kvs[0].mod_revision } });
+    const stat = await zk.exists(\`/owners/\${key}\`);
+    await fetch('https://a.internal/z', { method: 'PUT', headers: { 'X-Order': stat.czxid } });
+  } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'a same-file function returns the counter; a parameter receives it; a callback receives it; a class field holds it',
+      code: `${redlockRedisPg}
+async function nextWriterSeq(key: string): Promise<number> {
+  const { rows } = await pool.query('INSERT INTO writer_counters (k, n) VALUES ($1, 1) ON CONFLICT (k) DO UPDATE SET n = writer_counters.n + 1 RETURNING n', [key]);
+  return Number(rows[0].n);
+}
+async function withSeq(key: string, run: (seq: number) => Promise<void>) {
+  await run(await redis.incr(\`f:\${key}\`));
+}
+async function send(key: string, body: string, order: number) {
+  await fetch(\`https://a.internal/\${key}\`, { method: 'PUT', headers: { 'X-Order': String(order) }, body });
+}
+class Pusher {
+  private order = 0;
+  async push(key: string, body: string) {
+    const lock = await redlock.acquire([key], 5000);
+    try {
+      this.order = await nextWriterSeq(key);
+      await fetch(\`https://a.internal/\${key}\`, { method: 'PUT', headers: { 'X-Order': String(this.order) }, body });
+      await send(key, body, await nextWriterSeq(key));
+      await withSeq(key, async (s) => {
+        await fetch(\`https://b.internal/\${key}\`, { method: 'PUT', headers: { 'X-Order': String(s) }, body });
+      });
+    } finally { await lock.release(); }
+  }
+}
+export { Pusher };`,
+    },
+    {
+      name: 'the suggested fix for a counter named `order` is accepted',
+      code: `${redlockRedisPg}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const { rows } = await pool.query('UPDATE fence_counters SET n = n + 1 WHERE k = $1 RETURNING n', [key]);
+    const order = rows[0].n;
+    await pool.query('UPDATE documents SET body = $1, fence_token = $3 WHERE id = $2 AND fence_token < $3', [body, key, order]);
+  } finally { await lock.release(); }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the counter is compared but not stored: a later stale write still passes',
+      code: `${redlockRedisPg}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const n = await redis.incr(\`fence:\${key}\`);
+    await pool.query('UPDATE documents SET body = $1 WHERE id = $2 AND writer_seq < $3', [body, key, n]);
+  } finally { await lock.release(); }
+}`,
+      errors: [
+        {
+          messageId: 'tokenNotStored',
+          line: 12,
+          suggestions: [
+            {
+              messageId: 'storeToken',
+              output: `${redlockRedisPg}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const n = await redis.incr(\`fence:\${key}\`);
+    await pool.query('UPDATE documents SET body = $1, writer_seq = $3 WHERE id = $2 AND writer_seq < $3', [body, key, n]);
+  } finally { await lock.release(); }
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a counter in scope under any name: the suggestion fences the write with it, and the result is accepted',
+      code: `${redlockRedisPg}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const { rows } = await pool.query('UPDATE fence_counters SET n = n + 1 WHERE k = $1 RETURNING n', [key]);
+    const order = rows[0].n;
+    await pool.query('UPDATE documents SET body = $1 WHERE id = $2', [body, key]);
+  } finally { await lock.release(); }
+}`,
+      errors: [
+        {
+          messageId: 'missingFence',
+          line: 13,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `${redlockRedisPg}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const { rows } = await pool.query('UPDATE fence_counters SET n = n + 1 WHERE k = $1 RETURNING n', [key]);
+    const order = rows[0].n;
+    await pool.query('UPDATE documents SET body = $1, fence_token = $3 WHERE id = $2 AND fence_token < $3', [body, key, order]);
+  } finally { await lock.release(); }
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'Date.now() and a random id named like tokens are not tokens: no suggestion uses them',
+      code: `${redlockRedisPg}
+import { randomUUID } from 'node:crypto';
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const fenceToken = Date.now();
+    const generation = randomUUID();
+    await pool.query('UPDATE documents SET body = $1 WHERE id = $2', [body, key]);
+    await fetch(\`https://a.internal/\${key}\`, { method: 'PUT', headers: { 'X-Order': String(generation) }, body });
+  } finally { await lock.release(); }
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 14, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 15, suggestions: [] },
+      ],
+    },
+    {
+      name: 'a plain number read under the lock is not a token',
+      code: `${redlockRedisPg}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const count = await redis.llen(\`queue:\${key}\`);
+    await fetch(\`https://a.internal/\${key}\`, { method: 'PUT', headers: { 'X-Order': String(count) }, body });
+  } finally { await lock.release(); }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 12, suggestions: [] }],
+    },
+  ],
+});
