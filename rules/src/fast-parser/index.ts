@@ -30,6 +30,11 @@ try {
 
 export const meta = { name: 'eslint-plugin-fencelint/fast-parser', version: '0.1.0' };
 
+/** Why no file can take the fast path in this process (oxc did not load), or undefined. */
+export function fastPathUnavailable(): string | undefined {
+  return oxcUnavailable;
+}
+
 export interface ParserOptions {
   filePath?: string;
   sourceType?: string;

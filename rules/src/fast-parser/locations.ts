@@ -14,32 +14,26 @@ export interface SourceLocation {
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029]/g;
 
 /**
- * Line starts of a text, and positions of offsets. Positions are asked for in nearly increasing
- * order while the tree is walked, so the last line found is tried first.
+ * Line starts of a text, and positions of offsets. A table of the line of every offset makes a
+ * position two array reads: positions are asked for every node and token of the file.
  */
 export class LineIndex {
   private readonly starts: number[] = [0];
-  private last = 0;
+  private readonly lineAt: Uint32Array;
 
   constructor(text: string) {
     for (const match of text.matchAll(LINE_BREAK)) this.starts.push(match.index + match[0].length);
+    // One entry past the end: a node or token may end there.
+    this.lineAt = new Uint32Array(text.length + 1);
+    const starts = this.starts;
+    for (let line = 0; line < starts.length; line++) {
+      this.lineAt.fill(line, starts[line], line + 1 < starts.length ? starts[line + 1] : text.length + 1);
+    }
   }
 
   position(offset: number): Position {
-    const starts = this.starts;
-    let line = this.last;
-    if (!(starts[line] <= offset && (line + 1 === starts.length || offset < starts[line + 1]))) {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      line = lo;
-      this.last = lo;
-    }
-    return { line: line + 1, column: offset - starts[line] };
+    const line = this.lineAt[offset];
+    return { line: line + 1, column: offset - this.starts[line] };
   }
 
   location(start: number, end: number): SourceLocation {

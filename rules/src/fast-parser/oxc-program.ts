@@ -21,6 +21,21 @@ const ABSENT_WHEN_NULL_BY_TYPE: Record<string, readonly string[]> = {
 /** Where typescript-estree keeps `null` for a key of `ABSENT_WHEN_NULL`. */
 const NULL_KEPT: Record<string, string> = { TSImportType: 'typeArguments' };
 
+/**
+ * The keys of `ABSENT_WHEN_NULL*` a node of this type has, found on its first node: oxc gives
+ * every node of a type the same keys, and looking up absent keys on every node is slow.
+ */
+const absentKeysByType = new Map<string, readonly string[]>();
+function absentKeysOf(node: RawNode): readonly string[] {
+  let keys = absentKeysByType.get(node.type);
+  if (!keys) {
+    const kept = NULL_KEPT[node.type];
+    keys = [...ABSENT_WHEN_NULL, ...(ABSENT_WHEN_NULL_BY_TYPE[node.type] ?? [])].filter((key) => key in node && key !== kept);
+    absentKeysByType.set(node.type, keys);
+  }
+  return keys;
+}
+
 export interface OxcComment {
   type: 'Line' | 'Block';
   value: string;
@@ -81,10 +96,7 @@ export function prepareProgram(text: string, program: RawNode, comments: readonl
   const visit = (node: RawNode, parent: RawNode | undefined): void => {
     const range = node.range;
     node.loc = lines.location(range[0], range[1]);
-    const kept = NULL_KEPT[node.type];
-    for (const key of ABSENT_WHEN_NULL) if (node[key] === null && key !== kept) node[key] = undefined;
-    const byType = ABSENT_WHEN_NULL_BY_TYPE[node.type];
-    if (byType) for (const key of byType) if (node[key] === null) node[key] = undefined;
+    for (const key of absentKeysOf(node)) if (node[key] === null) node[key] = undefined;
     switch (node.type) {
       case 'Identifier':
         if (!contextTyped.has(node) && KEYWORD_LIKE.test(node.name as string)) hints.wordIdentifiers.add(range[0]);
