@@ -37,6 +37,7 @@ if (missing.length > 0) {
 }
 for (const file of readdirSync(serverBundle)) {
   // Source maps help debugging from the repository; .vscodeignore keeps them out of the .vsix.
-  if (SERVER_FILES.includes(file) || file.endsWith('.map')) cpSync(join(serverBundle, file), join(dist, file));
+  // parser.<platform>.node: the fast parser's native oxc binding for the build's platform (optional).
+  if (SERVER_FILES.includes(file) || file.endsWith('.map') || /^parser\..+\.node$/.test(file)) cpSync(join(serverBundle, file), join(dist, file));
 }
 console.log(`extension build: dist/client.js and the server bundle (${SERVER_FILES.join(', ')}) are in ${dist}`);

@@ -6,7 +6,7 @@
 // `__filename` and `__dirname` they expect; libpg-query looks for its .wasm in `__dirname`,
 // which is the bundle's folder.
 import { build } from 'esbuild';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,5 +69,25 @@ const require = createRequire(path.join(serverDir, 'package.json'));
 const wasm = path.join(path.dirname(require.resolve('libpg-query')), 'libpg-query.wasm');
 await copyFile(wasm, path.join(outdir, 'libpg-query.wasm'));
 
+// The fast parser's native oxc binding for this platform: oxc's loader tries `./parser.<platform>.node`
+// beside the module that loads it (the bundle) first. On a platform without it, the server parses with
+// @typescript-eslint/parser and logs that once.
+const oxcManifest = createRequire(path.join(serverDir, '..', 'rules', 'package.json')).resolve('oxc-parser/package.json');
+const oxcRequire = createRequire(oxcManifest);
+const bindings = [];
+for (const name of Object.keys(JSON.parse(await readFile(oxcManifest, 'utf8')).optionalDependencies ?? {})) {
+  let dir;
+  try {
+    dir = path.dirname(oxcRequire.resolve(`${name}/package.json`));
+  } catch {
+    continue; // not installed: npm installs only the binding of the machine it runs on
+  }
+  for (const file of await readdir(dir)) {
+    if (!/^parser\..+\.node$/.test(file)) continue;
+    await copyFile(path.join(dir, file), path.join(outdir, file));
+    bindings.push(file);
+  }
+}
+
 const bytes = Object.values(result.metafile.outputs).reduce((sum, o) => sum + o.bytes, 0);
-console.log(`bundled ${path.relative(process.cwd(), path.join(outdir, 'server.mjs'))} (${(bytes / 1024 / 1024).toFixed(1)} MB with map) + libpg-query.wasm`);
+console.log(`bundled ${path.relative(process.cwd(), path.join(outdir, 'server.mjs'))} (${(bytes / 1024 / 1024).toFixed(1)} MB with map) + libpg-query.wasm${bindings.map((b) => ` + ${b}`).join('')}`);

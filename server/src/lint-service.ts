@@ -7,6 +7,7 @@ import type { AnalysisSnapshot } from './file-analysis.js';
 import { toDiagnostic } from './diagnostics.js';
 import { buildLintConfig, LINTED_EXTENSIONS } from './lint-config.js';
 import type { LintEngine } from './lint-engine.js';
+import type { ParserChoice } from './parser-choice.js';
 import type { LoadedPlugins } from './plugin-loader.js';
 import type { ServerLog } from './server-log.js';
 import { settingsKey, type FencelintSettings } from './settings.js';
@@ -46,6 +47,15 @@ export function lintFilename(document: Pick<TextDocument, 'uri' | 'languageId'>)
   return ext ? path.join(path.parse(process.cwd()).root, `untitled${ext}`) : undefined;
 }
 
+/** Tells workspace parsers apart in the config cache (a parser object itself does not stringify). */
+const parserIds = new WeakMap<object, number>();
+let nextParserId = 1;
+function parserKey(choice: ParserChoice): string {
+  let id = parserIds.get(choice.parser);
+  if (id === undefined) parserIds.set(choice.parser, (id = nextParserId++));
+  return String(id);
+}
+
 /** `fencelint/status`: lets a client show idle / linting / error and the last lint time. */
 export interface LintStatus {
   state: 'idle' | 'linting' | 'error';
@@ -58,6 +68,8 @@ export interface LintServiceOptions {
   trusted: boolean;
   workspaceFolders: () => string[];
   onStatus: (status: LintStatus) => void;
+  /** The parser of the bundled configuration (the fast parser unless it cannot load). */
+  bundledParser?: ParserChoice;
 }
 
 /**
@@ -110,14 +122,15 @@ export class LintService {
       if (this.options.trusted) {
         const folder = this.folderOf(filename);
         workspace = await this.workspaceConfig.optionsFor(filename, folder);
-        key += `\0${folder}\0${JSON.stringify(workspace ?? null)}`;
+        const parser = workspace?.parser;
+        key += `\0${folder}\0${JSON.stringify(workspace ? { ...workspace, parser: parser && { key: parserKey(parser), options: parser.parserOptions } } : null)}`;
       } else {
         this.log.once('untrusted-workspace-config', 'fencelint.useWorkspaceConfig is ignored: the workspace is not trusted. Using the bundled defaults.', 'info');
       }
     }
     let config = this.configs.get(key);
     if (!config) {
-      config = buildLintConfig(this.plugins, settings, workspace, this.withCollector);
+      config = buildLintConfig(this.plugins, settings, workspace, this.withCollector, this.options.bundledParser);
       this.configs.set(key, config);
     }
     return config;

@@ -23,6 +23,7 @@ import { acquireHover } from './hover.js';
 import { LintEngine } from './lint-engine.js';
 import { LintScheduler } from './lint-scheduler.js';
 import { LintService, type LintResult } from './lint-service.js';
+import { loadBundledParser, type ParserChoice } from './parser-choice.js';
 import { loadPlugins, type LoadedPlugins } from './plugin-loader.js';
 import { ServerLog } from './server-log.js';
 import { SettingsStore } from './settings-store.js';
@@ -61,6 +62,7 @@ export function startServer(connection: Connection): void {
   const log = new ServerLog(connection);
   let service: LintService | undefined;
   let plugins: LoadedPlugins | undefined;
+  let bundledParser: ParserChoice | undefined;
   let scheduler: LintScheduler | undefined;
   let pullDiagnostics = false;
   let canRefreshPull = false;
@@ -69,6 +71,7 @@ export function startServer(connection: Connection): void {
   const ready = (async () => {
     try {
       plugins = await loadPlugins();
+      bundledParser = await loadBundledParser(log);
     } catch (error) {
       log.error(`fencelint: could not load the lint plugins; no file will be linted.\n${error instanceof Error ? error.stack : String(error)}`);
     }
@@ -95,6 +98,7 @@ export function startServer(connection: Connection): void {
         trusted: options.trusted === true,
         workspaceFolders: () => workspaceFolders,
         onStatus: (status) => void connection.sendNotification(STATUS_NOTIFICATION, status),
+        bundledParser,
       }, collector);
     };
     const serviceReady = initService().then((s) => (service = s));

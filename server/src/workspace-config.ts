@@ -1,12 +1,14 @@
 import { ESLint, type Linter } from 'eslint';
 import type { WorkspaceFencelintOptions } from './lint-config.js';
+import { workspaceParser } from './parser-choice.js';
 import type { ServerLog } from './server-log.js';
 
 /**
  * fencelint's options from the workspace's own `eslint.config.*`, loaded with ESLint's own
  * loader (`ESLint#calculateConfigForFile`). Loading a config runs workspace code, so callers
- * use this only for a workspace the client reports as trusted. Only `fencelint/*` rule entries
- * and `settings.fencelint` are taken; everything else in the user's config is ignored.
+ * use this only for a workspace the client reports as trusted. Only `fencelint/*` rule entries,
+ * `settings.fencelint` and the parser set for the file (with its parser options) are taken;
+ * everything else in the user's config is ignored.
  */
 export class WorkspaceConfigLoader {
   private readonly engines = new Map<string, ESLint>();
@@ -36,6 +38,7 @@ export class WorkspaceConfigLoader {
     return {
       rules,
       settings: typeof fencelintSettings === 'object' && fencelintSettings !== null ? (fencelintSettings as Record<string, unknown>) : undefined,
+      parser: workspaceParser(config.languageOptions),
     };
   }
 
