@@ -17,4 +17,5 @@ export const corpus: CorpusEntry[];
 export const MIN_LINES: number;
 export function collectCorpus(): CollectedEntry[] & { missing: string[] };
 export function baseConfig(entries: readonly CollectedEntry[]): Linter.Config[];
+export function withParser(configs: Linter.Config[], parser: Linter.Parser): Linter.Config[];
 export function withFencelint(base: Linter.Config[], plugin: { configs: { recommended: object } }): Linter.Config[];

@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { ESLint } from 'eslint';
-import { baseConfig, collectCorpus, MIN_LINES, withFencelint } from './corpus.js';
+import { baseConfig, collectCorpus, MIN_LINES, withFencelint, withParser } from './corpus.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TARGET_RATIO = 1.15;
@@ -92,6 +92,9 @@ const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const fencelint = (await import('eslint-plugin-fencelint')).default;
+  const fastParser = await import('eslint-plugin-fencelint/fast-parser');
+  const fallbacks = [];
+  fastParser.setFallbackReporter((fallback) => fallbacks.push(fallback));
   const entries = collectCorpus();
   for (const name of entries.missing) console.warn(`skipped ${name}: not installed`);
   const files = entries.flatMap((entry) => entry.files);
@@ -123,6 +126,8 @@ async function main() {
     baseline: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: base }),
     emptyRule: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: withEmptyRule }),
     fencelint: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: withRules }),
+    // The same rules with the opt-in parser (eslint-plugin-fencelint/fast-parser) in place of @typescript-eslint/parser.
+    fastParser: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: withParser(withRules, fastParser.default) }),
   };
 
   // Warm-up: fills the file cache and lets the JIT settle; not timed.
@@ -136,11 +141,18 @@ async function main() {
     console.warn(`parse errors differ between configs: ${warm.baseline.fatal} vs ${warm.fencelint.fatal}`);
   }
 
-  const times = { baseline: [], emptyRule: [], fencelint: [] };
-  const cpu = { baseline: [], emptyRule: [], fencelint: [] };
+  const sameFindings = JSON.stringify(warm.fastParser.findings) === JSON.stringify(warm.fencelint.findings) && warm.fastParser.fatal === warm.fencelint.fatal;
+  if (!sameFindings) {
+    console.error('the fast parser gives other findings than @typescript-eslint/parser; its timing would compare different work.');
+    process.exit(1);
+  }
+  const fastCounts = { ...fastParser.parseCounts };
+
+  const times = { baseline: [], emptyRule: [], fencelint: [], fastParser: [] };
+  const cpu = { baseline: [], emptyRule: [], fencelint: [], fastParser: [] };
   for (let round = 0; round < options.rounds; round++) {
     // Alternate the order, so drift on a shared machine hits every config alike.
-    const order = round % 2 === 0 ? ['baseline', 'emptyRule', 'fencelint'] : ['fencelint', 'emptyRule', 'baseline'];
+    const order = round % 2 === 0 ? ['baseline', 'emptyRule', 'fencelint', 'fastParser'] : ['fastParser', 'fencelint', 'emptyRule', 'baseline'];
     for (const name of order) {
       const run = await timeLint(configs[name], files);
       times[name].push(run.ms);
@@ -149,7 +161,8 @@ async function main() {
     console.log(
       `round ${round + 1}/${options.rounds}: baseline ${fmt(times.baseline.at(-1))} (cpu ${fmt(cpu.baseline.at(-1))}), ` +
         `one empty rule ${fmt(times.emptyRule.at(-1))} (cpu ${fmt(cpu.emptyRule.at(-1))}), ` +
-        `fencelint ${fmt(times.fencelint.at(-1))} (cpu ${fmt(cpu.fencelint.at(-1))})`,
+        `fencelint ${fmt(times.fencelint.at(-1))} (cpu ${fmt(cpu.fencelint.at(-1))}), ` +
+        `fencelint with the fast parser ${fmt(times.fastParser.at(-1))} (cpu ${fmt(cpu.fastParser.at(-1))})`,
     );
   }
 
@@ -162,6 +175,8 @@ async function main() {
   const cpuEmptyRule = median(cpu.emptyRule);
   const floorRatio = cpuEmptyRule / cpuBaseline;
   const ownRatio = cpuFencelint / cpuEmptyRule;
+  const cpuFast = median(cpu.fastParser);
+  const fastRatio = cpuFast / cpuFencelint;
   const perRule = await ruleTimes(withRules, files);
 
   const ours = warm.fencelint.findings.filter((f) => f.ruleId?.startsWith('fencelint/'));
@@ -180,6 +195,9 @@ async function main() {
   console.log(`wall-time ratio:         ${wallRatio.toFixed(3)}`);
   console.log(`ESLint's floor:          ${floorRatio.toFixed(3)} (cpu time, one empty rule / baseline: what turning on any rule costs)`);
   console.log(`fencelint's own cost:    ${ownRatio.toFixed(3)} (cpu time, fencelint / one empty rule)`);
+  console.log(`fast parser:             median ${fmt(median(times.fastParser))} wall, ${fmt(cpuFast)} cpu over ${options.rounds} rounds; ` +
+    `${fastCounts.fast} files on the fast path, ${fastCounts.fallback} fell back${fallbacks.length ? ` (${fallbacks.map((f) => `${relative(root, f.filePath)}: ${f.reason}`).join('; ')})` : ''}; findings identical`);
+  console.log(`fast-parser ratio:       ${fastRatio.toFixed(3)} (cpu time, fencelint with the fast parser / fencelint with @typescript-eslint/parser)`);
   console.log(`ratio:                   ${ratio.toFixed(3)} (cpu time, fencelint / baseline; target <= ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'not met'})`);
 
   const report = {
@@ -193,8 +211,9 @@ async function main() {
     rounds: options.rounds,
     wallMs: times,
     cpuMs: cpu,
-    medianWallMs: { baseline: medianBaseline, emptyRule: median(times.emptyRule), fencelint: medianFencelint },
-    medianCpuMs: { baseline: cpuBaseline, emptyRule: cpuEmptyRule, fencelint: cpuFencelint },
+    medianWallMs: { baseline: medianBaseline, emptyRule: median(times.emptyRule), fencelint: medianFencelint, fastParser: median(times.fastParser) },
+    medianCpuMs: { baseline: cpuBaseline, emptyRule: cpuEmptyRule, fencelint: cpuFencelint, fastParser: cpuFast },
+    fastParser: { ratio: fastRatio, files: fastCounts, fallbacks },
     wallRatio,
     floorRatio,
     ownRatio,

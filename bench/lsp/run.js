@@ -17,6 +17,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { whereTheTimeGoes } from './breakdown.js';
 import { editPoints, generateServiceFile } from './generate-file.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -75,9 +76,9 @@ function vscodeEslintSettings(folderUri) {
   };
 }
 
-async function startServer(kind, folder, pull) {
+async function startServer(kind, folder, pull, env = {}) {
   const script = kind === 'fencelint' ? FENCELINT : VSCODE_ESLINT;
-  const child = spawn(process.execPath, [script, '--stdio'], { cwd: folder, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script, '--stdio'], { cwd: folder, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   child.stderr.on('data', () => {});
   const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   const folderUri = pathToFileURL(folder).href;
@@ -91,6 +92,11 @@ async function startServer(kind, folder, pull) {
   connection.onNotification('textDocument/publishDiagnostics', (params) => {
     pushed.set(params.version, params.diagnostics);
     onPush();
+  });
+  // fencelint's status notification carries each lint's wall time inside the server.
+  const lintMs = [];
+  connection.onNotification('fencelint/status', (params) => {
+    if (params.state === 'idle' && typeof params.durationMs === 'number') lintMs.push(params.durationMs);
   });
   connection.onNotification((method, params) => {
     if (process.env.BENCH_DEBUG && method === 'window/logMessage') console.error(`[${kind}] ${params.message}`);
@@ -122,7 +128,7 @@ async function startServer(kind, folder, pull) {
       onPush = check;
       check();
     });
-  return { kind, child, connection, pull, waitPush };
+  return { kind, child, connection, pull, waitPush, lintMs, parser: env.FENCELINT_LS_PARSER ?? 'fast' };
 }
 
 /** Offsets -> LSP positions for the bench file (its length never changes: edits swap one digit). */
@@ -168,6 +174,7 @@ async function edit(server, uri, points, position, n, report = true) {
     ? (await server.connection.sendRequest('textDocument/diagnostic', { textDocument: { uri } })).items
     : await server.waitPush(version);
   server.findingsAfter = diagnostics.length;
+  server.lastDiagnostics = diagnostics;
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
@@ -200,13 +207,20 @@ console.log(`file: ${lines} lines, ${points.length} edit points, ${(text.match(/
 console.log(`${EDITS} measured edits after ${WARMUP} warm-up edits each, the servers taking turns edit by edit; RSS after ${RSS_EDITS} edits, diagnostics pulled after every ${RSS_PULL_EVERY === 1 ? '' : `${RSS_PULL_EVERY}th `}edit`);
 
 const f = (n) => (n === undefined ? '-' : n.toFixed(1));
-const LABEL = { fencelint: 'fencelint-language-server', 'vscode-eslint': 'vscode-eslint (typescript-eslint recommended)' };
+const label = (s) => (s.kind === 'vscode-eslint' ? 'vscode-eslint (typescript-eslint recommended)' : s.parser === 'fast' ? 'fencelint-language-server' : 'fencelint-language-server, @typescript-eslint/parser');
 const result = { lines, edits: EDITS, warmup: WARMUP, rssEdits: RSS_EDITS, rssPullEvery: RSS_PULL_EVERY, latency: [], rss: [] };
 const servers = [];
 try {
   // Latency: all three servers are up; each edit goes to each server in turn, so a change in
   // the machine's load hits them alike.
-  servers.push(await startServer('fencelint', folder, true), await startServer('vscode-eslint', folder, true), await startServer('fencelint', folder, false));
+  // The fourth server is fencelint with @typescript-eslint/parser in place of the fast parser: its
+  // findings after every edit must equal the fast parser's.
+  servers.push(
+    await startServer('fencelint', folder, true),
+    await startServer('vscode-eslint', folder, true),
+    await startServer('fencelint', folder, false),
+    await startServer('fencelint', folder, true, { FENCELINT_LS_PARSER: 'typescript-eslint' }),
+  );
   for (const server of servers) {
     await open(server, uri, text);
     server.rssOpen = rssMiB(server.child.pid);
@@ -214,20 +228,35 @@ try {
   }
   for (let n = 0; n < WARMUP; n++) for (const server of servers) await edit(server, uri, points, position, n);
   for (const server of servers) server.cpuStart = cpuMs(server.child.pid);
-  for (let n = WARMUP; n < WARMUP + EDITS; n++) for (const server of servers) server.latencies.push(await edit(server, uri, points, position, n));
+  for (const server of servers) server.lintMs.length = 0;
+  let differing = 0;
+  for (let n = WARMUP; n < WARMUP + EDITS; n++) {
+    for (const server of servers) server.latencies.push(await edit(server, uri, points, position, n));
+    if (JSON.stringify(servers[0].lastDiagnostics) !== JSON.stringify(servers[3].lastDiagnostics)) differing++;
+  }
   for (const server of servers) server.cpuPerEdit = (cpuMs(server.child.pid) - server.cpuStart) / EDITS;
-  const [fl, ve] = servers;
+  const [fl, ve, , flTs] = servers;
+  result.identicalToTypescriptEslintParser = differing === 0;
   const rows = servers.map((s) => {
-    const row = { server: LABEL[s.kind], mode: s.pull ? 'pull' : 'push', findings: s.findings, p50: percentile(s.latencies, 50), p95: percentile(s.latencies, 95), max: Math.max(...s.latencies), cpuPerEdit: s.cpuPerEdit, rssOpen: s.rssOpen, rssAfter: rssMiB(s.child.pid) };
+    const row = { server: label(s), mode: s.pull ? 'pull' : 'push', findings: s.findings, p50: percentile(s.latencies, 50), p95: percentile(s.latencies, 95), max: Math.max(...s.latencies), cpuPerEdit: s.cpuPerEdit, rssOpen: s.rssOpen, rssAfter: rssMiB(s.child.pid) };
     result.latency.push(row);
     return [row.server, row.mode, String(row.findings), f(row.p50), f(row.p95), f(row.max), f(row.cpuPerEdit), f(row.rssOpen), f(row.rssAfter)];
   });
   const r = (a, b) => (a / b).toFixed(2);
-  rows.push(['ratio fencelint / vscode-eslint (pull)', '', '', r(percentile(fl.latencies, 50), percentile(ve.latencies, 50)), r(percentile(fl.latencies, 95), percentile(ve.latencies, 95)), r(Math.max(...fl.latencies), Math.max(...ve.latencies)), r(fl.cpuPerEdit, ve.cpuPerEdit), r(fl.rssOpen, ve.rssOpen), r(rssMiB(fl.child.pid), rssMiB(ve.child.pid))]);
+  const ratioRow = (name, a, b) => [name, '', '', r(percentile(a.latencies, 50), percentile(b.latencies, 50)), r(percentile(a.latencies, 95), percentile(b.latencies, 95)), r(Math.max(...a.latencies), Math.max(...b.latencies)), r(a.cpuPerEdit, b.cpuPerEdit), r(a.rssOpen, b.rssOpen), r(rssMiB(a.child.pid), rssMiB(b.child.pid))];
+  rows.push(ratioRow('ratio fencelint / vscode-eslint (pull)', fl, ve), ratioRow('ratio fast parser / @typescript-eslint/parser (fencelint, pull)', fl, flTs));
   console.log();
   printTable(['server', 'mode', 'findings', 'p50 ms', 'p95 ms', 'max ms', 'CPU ms/edit', 'RSS open MiB', `RSS +${WARMUP + EDITS} MiB`], rows);
+  console.log(`\nfindings with the fast parser ${differing === 0 ? 'identical to' : `differ from (${differing} of ${EDITS} edits)`} those with @typescript-eslint/parser after every measured edit`);
+  // Where an edit's time goes: the lint inside the server (its status notification) and the rest
+  // (protocol, text sync, the scheduler's two-turn wait).
+  const lintP50 = percentile(fl.lintMs, 50);
+  console.log(`fencelint (fast parser): lint inside the server p50 ${f(lintP50)} ms, p95 ${f(percentile(fl.lintMs, 95))} ms of the ${f(percentile(fl.latencies, 50))} / ${f(percentile(fl.latencies, 95))} ms seen by the client; the rest (protocol, scheduling) p50 ${f(percentile(fl.latencies, 50) - lintP50)} ms`);
+  result.lintInServer = { fast: { p50: lintP50, p95: percentile(fl.lintMs, 95) }, typescriptEslint: { p50: percentile(flTs.lintMs, 50), p95: percentile(flTs.lintMs, 95) } };
+  result.breakdown = await whereTheTimeGoes(text, path.join(folder, 'src', 'accounts.ts'));
 
   // RSS: the two pull servers go on to RSS_EDITS edits in all, again taking turns.
+  await stop(servers.pop());
   await stop(servers.pop());
   if (RSS_EDITS > WARMUP + EDITS) {
     for (let n = WARMUP + EDITS; n < RSS_EDITS; n++) {
@@ -236,7 +265,7 @@ try {
       if ((n + 1) % 1000 === 0) console.log(`  ${n + 1} edits: RSS ${servers.map((s) => `${s.kind} ${f(rssMiB(s.child.pid))} MiB`).join(', ')}`);
     }
     const rssRows = servers.map((s) => {
-      const row = { server: LABEL[s.kind], rssOpen: s.rssOpen, rssAfter: rssMiB(s.child.pid), findingsAfter: s.findingsAfter };
+      const row = { server: label(s), rssOpen: s.rssOpen, rssAfter: rssMiB(s.child.pid), findingsAfter: s.findingsAfter };
       result.rss.push(row);
       return [row.server, f(row.rssOpen), f(row.rssAfter), String(row.findingsAfter)];
     });
