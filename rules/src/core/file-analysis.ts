@@ -3,20 +3,26 @@
  * acquires, their critical sections (following same-file calls), the writes reached inside
  * them, and whether each write carries a fence condition.
  */
+import { dirname, isAbsolute } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { contains, memberName, walk, type FunctionNode, type Node } from './ast.js';
 import { findAcquires, type AcquireSite } from './locks/acquires.js';
 import { FunctionIndex } from './modules/functions.js';
 import { recordImport, type ImportTable } from './modules/imports.js';
+import { projectGraph } from './modules/module-graph.js';
+import type { ProjectView } from './modules/module-graph.js';
+import { ProjectCallees } from './modules/project-callees.js';
+import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
 import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './sinks/knex-writes.js';
 import { judgeObjectWrite, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
 import { apiWriteFenced, readApiWrite, type ApiWrite } from './sinks/api-writes.js';
 import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
-import { lockModels, tokenColumnSetting } from './settings.js';
+import { lockModels, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
-import { TokenTracer } from './tokens/token-tracer.js';
+import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
+import { buildModuleSummary } from './module-summaries.js';
 
 export interface SqlWriteSite {
   sink: 'sql';
@@ -54,7 +60,37 @@ export interface ApiWriteSite {
   fenced: boolean;
 }
 
-export type WriteSite = SqlWriteSite | KnexWriteSite | ObjectWriteSite | ApiWriteSite;
+/** A call to a project function (another module's repository, DAL function, service) that writes. */
+export interface CallWriteSite {
+  sink: 'call';
+  node: TSESTree.CallExpression | TSESTree.NewExpression;
+  acquire: AcquireSite;
+  /** The summary of the function called. */
+  callee: FunctionSummary;
+  /** The write inside that decides the verdict: the first unfenced one, else the first. */
+  write: WriteSummary;
+  fenced: boolean;
+  /** From the lock to the write, across files: the acquire (and the lock inside a helper), the calls, the write. */
+  flow: SourceLocation[];
+}
+
+export type WriteSite = SqlWriteSite | KnexWriteSite | ObjectWriteSite | ApiWriteSite | CallWriteSite;
+
+/** A write read at a node, before it is tied to a critical section. */
+export type WriteReading =
+  | Omit<SqlWriteSite, 'acquire'>
+  | Omit<KnexWriteSite, 'acquire'>
+  | Omit<ObjectWriteSite, 'acquire'>
+  | Omit<ApiWriteSite, 'acquire'>;
+
+export interface AnalysisOptions {
+  /** Absolute path of the file: its imports are followed into the project's modules. */
+  file?: string;
+  /** How the file sees the project's modules; derived from `file` when not given. */
+  project?: ProjectView;
+  /** Summarising an imported module: no lock-word gate, every function's writes are read. */
+  summaryMode?: boolean;
+}
 
 export interface FileAnalysis {
   acquires: AcquireSite[];
@@ -72,6 +108,18 @@ export interface FileAnalysis {
   tokenColumn: string;
   /** The acquire whose critical section `node` runs in, if any. */
   sectionOf(node: Node): AcquireSite | undefined;
+  /** Every `new` expression of the file, in source order. */
+  constructed: TSESTree.NewExpression[];
+  /** The project functions calls invoke, with their summaries; undefined without project analysis. */
+  callees?: ProjectCallees;
+  /** The absolute path of the file, when known. */
+  file?: string;
+  /**
+   * The write a call or tagged template makes, judged with `isTokenValue` (the tracer's by
+   * default), whether or not a lock is held there. `earlier`: SQL calls before it in the same
+   * section, for `SELECT ... FOR UPDATE` row locks.
+   */
+  readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression, isTokenValue?: (node: Node) => boolean, earlier?: FileAnalysis['sqlCalls']): WriteReading | undefined;
 }
 
 /**
@@ -79,7 +127,7 @@ export interface FileAnalysis {
  * `lock`/`lease` must start a word or a camelCase part, so `block`, `clock` and `release` do not
  * count, and OAuth's `acquireToken` is no acquire.
  */
-const LOCK_HINT = /acquire(?!Token)|(?<![A-Za-z])[lL]ock|(?<=[a-z0-9_])Lock|(?<![A-Za-z])[lL]ease|(?<=[a-z0-9_])Lease|LOCK|LEASE|[rR]edlock|mutex|Mutex|semaphore|Semaphore|\bNX\b|\bnx\s*:|setnx|setNX|advisory|fenc|Fenc/;
+export const LOCK_HINT = /acquire(?!Token)|(?<![A-Za-z])[lL]ock|(?<=[a-z0-9_])Lock|(?<![A-Za-z])[lL]ease|(?<=[a-z0-9_])Lease|LOCK|LEASE|[rR]edlock|mutex|Mutex|semaphore|Semaphore|\bNX\b|\bnx\s*:|setnx|setNX|advisory|fenc|Fenc/;
 const MAX_CALL_DEPTH = 4;
 
 const cache = new WeakMap<SourceCode, FileAnalysis>();
@@ -88,16 +136,23 @@ export function getFileAnalysis(context: Readonly<RuleContext<string, readonly u
   const sourceCode = context.sourceCode;
   const cached = cache.get(sourceCode);
   if (cached) return cached;
-  const analysis = analyzeFile(sourceCode, context.settings);
+  const filename = context.physicalFilename ?? context.filename;
+  const analysis = analyzeFile(sourceCode, context.settings, { file: isAbsolute(filename) ? filename : undefined });
   cache.set(sourceCode, analysis);
   return analysis;
+}
+
+/** Summaries of imported modules: each is analysed by this same pass, in summary mode. */
+function summarizerFor(settings: unknown) {
+  return (moduleSource: SourceCode, file: string, hash: string, view: ProjectView) =>
+    buildModuleSummary(moduleSource, file, hash, view, (project) => analyzeFile(moduleSource, settings, { file, project, summaryMode: true }));
 }
 
 function bodyOf(fn: FunctionNode): TSESTree.Range {
   return fn.body.range;
 }
 
-export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnalysis {
+export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: AnalysisOptions = {}): FileAnalysis {
   const imports: ImportTable = new Map();
   const models = lockModels(settings);
   const receivers = new ReceiverTable(imports, models);
@@ -108,11 +163,17 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
   const constructed: TSESTree.NewExpression[] = [];
   const membersRead = new Map<string, Set<string>>();
 
-  const empty = (): FileAnalysis => {
-    const tracer = new TokenTracer(sourceCode, functions, []);
-    return { acquires: [], writes: [], sqlCalls: [], calls, taggedTemplates: tagged, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined };
-  };
-  if (!LOCK_HINT.test(sourceCode.text)) return empty();
+  const readWrite: FileAnalysis['readWrite'] = (node, isTokenValue = (n) => tracer.isToken(n), earlier = []) =>
+    readWriteAt(node, { receivers, sourceCode, isTokenValue, isNonTokenValue: (n) => tracer.isNonToken(n), earlier });
+  let tracer = new TokenTracer(sourceCode, functions, [], { imports });
+  const empty = (): FileAnalysis => ({
+    acquires: [], writes: [], sqlCalls: [], calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined, readWrite, file: options.file,
+  });
+  if (!options.summaryMode && !LOCK_HINT.test(sourceCode.text)) return empty();
+
+  // The project's modules are consulted only for files that passed the gate.
+  const project = options.project ?? (options.file && projectSetting(settings) ? projectGraph.viewFor(options.file, settingsKey(settings), summarizerFor(settings)) : undefined);
+  const callees = project ? new ProjectCallees(project, imports) : undefined;
 
   const ast = sourceCode.ast as TSESTree.Program;
   walk(ast, sourceCode.visitorKeys, (node) => {
@@ -125,21 +186,28 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
         recordImport(node, imports);
         receivers.record(node);
         functions.record(node);
+        callees?.record(node);
         break;
       case AST_NODE_TYPES.AssignmentExpression:
       case AST_NODE_TYPES.TSParameterProperty:
         receivers.record(node);
+        callees?.record(node);
         break;
       case AST_NODE_TYPES.PropertyDefinition:
         receivers.record(node);
         functions.record(node);
+        callees?.record(node);
         break;
       case AST_NODE_TYPES.FunctionDeclaration:
       case AST_NODE_TYPES.FunctionExpression:
       case AST_NODE_TYPES.ArrowFunctionExpression:
         functions.record(node);
         if (node.type === AST_NODE_TYPES.FunctionDeclaration) receivers.record(node);
-        for (const param of node.params) if (param.type === AST_NODE_TYPES.Identifier) receivers.record(param);
+        for (const param of node.params) {
+          if (param.type !== AST_NODE_TYPES.Identifier) continue;
+          receivers.record(param);
+          callees?.record(param);
+        }
         break;
       case AST_NODE_TYPES.MethodDefinition:
         functions.record(node);
@@ -151,6 +219,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
       case AST_NODE_TYPES.ClassDeclaration:
       case AST_NODE_TYPES.ClassExpression:
         receivers.record(node);
+        callees?.record(node);
         break;
       case AST_NODE_TYPES.CallExpression:
         calls.push(node);
@@ -180,8 +249,20 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
   receivers.finish();
   receivers.typeResolver = typeResolverFor(sourceCode, (binding) => receivers.knows(binding));
   // Acquires are classified after the walk, so every receiver of the file is known by then.
-  const acquires = findAcquires({ calls, receivers, sourceText: (n) => sourceCode.getText(n), membersRead, program: ast });
-  if (acquires.length === 0) return empty();
+  const summaryOf = callees ? (call: TSESTree.CallExpression) => callees.summaryOf(call) : undefined;
+  const acquires = findAcquires({
+    calls,
+    receivers,
+    sourceText: (n) => sourceCode.getText(n),
+    membersRead,
+    program: ast,
+    summaryOf,
+    functionNamed: (name) => functions.named(name),
+    locationOf: project ? (n) => locationOf(project.file, n) : undefined,
+    labelBase: options.file ? dirname(options.file) : undefined,
+  });
+  tracer = new TokenTracer(sourceCode, functions, acquires, { imports, hooks: summaryOf && { returnsToken: (call, path) => summaryReturnsToken(summaryOf(call), path) } });
+  if (acquires.length === 0) return { ...empty(), tracer, callees };
 
   // Functions reached from each critical section: the section runs their bodies too.
   const reached = new Map<FunctionNode, AcquireSite>();
@@ -210,10 +291,6 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
     return undefined;
   };
 
-  const tracer = new TokenTracer(sourceCode, functions, acquires, { imports });
-  const text = (n: Node) => sourceCode.getText(n);
-  const isTokenValue = (node: Node) => tracer.isToken(node);
-  const judge = { isTokenValue, isNonTokenValue: (node: Node) => tracer.isNonToken(node) };
   const writes: WriteSite[] = [];
   const sqlCalls: FileAnalysis['sqlCalls'] = [];
 
@@ -223,38 +300,108 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown): FileAnal
   for (const node of candidates) {
     const acquire = sectionOf(node);
     if (!acquire) continue;
-    if (node.type === AST_NODE_TYPES.CallExpression) {
-      const knex = readKnexWrite(node, receivers);
-      if (knex) {
-        const verdict = judgeKnexWrite(knex, judge);
-        writes.push({ sink: 'knex', node, acquire, write: knex, verdict, fenced: verdict.tokenCompared && verdict.tokenStored });
-        continue;
-      }
+    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText });
+    if (reading) {
+      if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
+      writes.push({ ...reading, acquire } as WriteSite);
+      continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
-      const write = readObjectWrite(node, receivers);
-      if (write) {
-        const verdict = judgeObjectWrite(write, judge);
-        writes.push({ sink: 'object', node, acquire, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored });
-        continue;
-      }
-      const api = readApiWrite(node, receivers, text);
-      if (api && !(api.api === 'redis' && api.keyText === acquire.lockKeyText)) {
-        writes.push({ sink: 'api', node, acquire, write: api, fenced: apiWriteFenced(api, isTokenValue, text) });
+      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!);
+      if (viaCall) {
+        writes.push(viaCall);
         continue;
       }
       if (node.type === AST_NODE_TYPES.NewExpression) continue;
     }
     const call = readSqlCall(node, sourceCode, receivers);
-    if (!call) continue;
-    sqlCalls.push({ call, acquire });
-    const statements = call.source.analysis.statements.filter(isProtectedWrite);
-    if (statements.length === 0) continue;
-    const verdicts = statements.map((s) => judgeWrite(s, call, judge));
-    const guarded = verdicts.every((v) => v.tokenCompared) || lockedByEarlierSelect(node, statements, sqlCalls);
-    writes.push({ sink: 'sql', node, acquire, call, verdicts, fenced: guarded && verdicts.every((v) => v.tokenStored || !v.tokenCompared) });
+    if (call) sqlCalls.push({ call, acquire });
   }
-  return { acquires, writes, sqlCalls, calls, taggedTemplates: tagged, tracer, functions, receivers, tokenColumn, sectionOf };
+  return { acquires, writes, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
+}
+
+interface WriteEnv {
+  receivers: ReceiverTable;
+  sourceCode: SourceCode;
+  isTokenValue: (node: Node) => boolean;
+  isNonTokenValue: (node: Node) => boolean;
+  earlier: FileAnalysis['sqlCalls'];
+  /** The key of a Redis SET NX lock held here: writing it is the lock's own business. */
+  lockKeyText?: string;
+}
+
+/** The write a node makes, if it is one of the sinks, judged for a fence. */
+function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression, env: WriteEnv): WriteReading | undefined {
+  const { receivers, sourceCode, isTokenValue } = env;
+  const judge = { isTokenValue, isNonTokenValue: env.isNonTokenValue };
+  const text = (n: Node) => sourceCode.getText(n);
+  if (node.type === AST_NODE_TYPES.CallExpression) {
+    const knex = readKnexWrite(node, receivers);
+    if (knex) {
+      const verdict = judgeKnexWrite(knex, judge);
+      return { sink: 'knex', node, write: knex, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
+    }
+  }
+  if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
+    const write = readObjectWrite(node, receivers);
+    if (write) {
+      const verdict = judgeObjectWrite(write, judge);
+      return { sink: 'object', node, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
+    }
+    const api = readApiWrite(node, receivers, text);
+    if (api) {
+      if (api.api === 'redis' && api.keyText === env.lockKeyText) return undefined;
+      return { sink: 'api', node, write: api, fenced: apiWriteFenced(api, isTokenValue, text) };
+    }
+    if (node.type === AST_NODE_TYPES.NewExpression) return undefined;
+  }
+  const call = readSqlCall(node, sourceCode, receivers);
+  if (!call) return undefined;
+  const statements = call.source.analysis.statements.filter(isProtectedWrite);
+  if (statements.length === 0) return undefined;
+  const verdicts = statements.map((s) => judgeWrite(s, call, judge));
+  const guarded = verdicts.every((v) => v.tokenCompared) || lockedByEarlierSelect(call.node, statements, env.earlier);
+  return { sink: 'sql', node: call.node, call, verdicts, fenced: guarded && verdicts.every((v) => v.tokenStored || !v.tokenCompared) };
+}
+
+/** Whether a summarised function returns a token at `path` of its result (`[]`: the result itself). */
+function summaryReturnsToken(summary: FunctionSummary | undefined, path: readonly PathStep[]): boolean {
+  if (!summary || summary.partial) return false;
+  const properties = summary.returnsToken?.properties ?? [];
+  const handle = summary.acquire?.style === 'handle' ? summary.acquire.tokenProperties : [];
+  if (path.length === 0) return summary.returnsToken !== undefined && properties.length === 0;
+  const [step] = path;
+  if (path.length !== 1 || typeof step !== 'string') return false;
+  if (step === HANDLE_STEP) return properties.length > 0 || handle.length > 0;
+  return properties.includes(step) || handle.includes(step);
+}
+
+/** A place in this file, in the shape summaries use. */
+export function locationOf(file: string, node: Node): SourceLocation {
+  return { file, line: node.loc.start.line, column: node.loc.start.column, endLine: node.loc.end.line, endColumn: node.loc.end.column };
+}
+
+/** Whether an argument carries the caller's token into a summarised function: the token, or a handle holding it. */
+function passesToken(arg: Node | undefined, tracer: TokenTracer): boolean {
+  if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return false;
+  return tracer.isToken(arg) || tracer.isHandle(arg);
+}
+
+/**
+ * A call in a critical section to a project function that writes: fenced when every write
+ * inside is fenced there, or compares the token the caller passes in.
+ */
+function callWriteSite(node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, callees: ProjectCallees, tracer: TokenTracer, project: ProjectView): CallWriteSite | undefined {
+  const callee = callees.summaryOf(node);
+  if (!callee || callee.partial) return undefined;
+  // Writes reported in their own module (a token passed in and not used) are not reported twice.
+  const writes = callee.writes.filter((w) => !w.reportedThere);
+  if (writes.length === 0) return undefined;
+  const fencedHere = (w: WriteSummary) => w.fenced || w.conditionArgs.some((index) => passesToken(node.arguments[index], tracer));
+  const unfenced = writes.find((w) => !fencedHere(w));
+  const write = unfenced ?? writes[0];
+  const flow = [...(acquire.flow ?? [locationOf(project.file, acquire.node)]), locationOf(project.file, node), ...write.flow];
+  return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow };
 }
 
 /**

@@ -9,6 +9,8 @@ export interface FencelintSettings {
   tokenColumn?: string;
   /** Additional lock models: a user's own authority or an unlisted library. */
   locks?: Array<Partial<LockModel> & { id: string }>;
+  /** `false` analyses each file on its own, without following imports into the project's modules. */
+  project?: boolean;
 }
 
 const DEFAULT_TOKEN_COLUMN = 'fence_token';
@@ -54,4 +56,28 @@ export function lockModels(settings: unknown): readonly LockModel[] {
 export function tokenColumnSetting(settings: unknown): string {
   const own = (settings as { fencelint?: FencelintSettings } | undefined)?.fencelint;
   return typeof own?.tokenColumn === 'string' && own.tokenColumn.length > 0 ? own.tokenColumn : DEFAULT_TOKEN_COLUMN;
+}
+
+/** Whether imports are followed into the project's modules (on unless `project: false`). */
+export function projectSetting(settings: unknown): boolean {
+  const own = (settings as { fencelint?: FencelintSettings } | undefined)?.fencelint;
+  return own?.project !== false;
+}
+
+const keyCache = new WeakMap<object, string>();
+
+/** What summaries depend on in the settings (lock models, token column), as a cache key. */
+export function settingsKey(settings: unknown): string {
+  const own = (settings as { fencelint?: FencelintSettings } | undefined)?.fencelint;
+  if (!own || typeof own !== 'object') return '';
+  const cached = keyCache.get(own);
+  if (cached !== undefined) return cached;
+  let key: string;
+  try {
+    key = JSON.stringify({ locks: own.locks, tokenColumn: own.tokenColumn }) ?? '';
+  } catch {
+    key = String(Math.random());
+  }
+  keyCache.set(own, key);
+  return key;
 }

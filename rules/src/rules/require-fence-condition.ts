@@ -1,11 +1,13 @@
+import { dirname } from 'node:path';
 import { getFileAnalysis, type WriteSite } from '../core/file-analysis.js';
 import { camel } from '../core/sinks/object-writes.js';
 import { knexFenceFix, objectFenceFix, sqlFenceFix } from '../core/fixes/fence-fix.js';
+import { formatLocation } from '../core/modules/summaries.js';
 import { createRule } from '../util/create-rule.js';
 import { callHeadLoc } from '../util/report-location.js';
 
 export type Options = [{ tokenColumn?: string }];
-export type MessageIds = 'missingFence' | 'missingFenceNoToken' | 'tokenNotStored' | 'addFenceCondition' | 'storeToken';
+export type MessageIds = 'missingFence' | 'missingFenceNoToken' | 'tokenNotStored' | 'callWritesUnfenced' | 'addFenceCondition' | 'storeToken';
 
 /** The token column of another fenced write in the same file, so suggestions follow the file's own schema. */
 function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
@@ -14,7 +16,7 @@ function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
     if (write.sink === 'sql') {
       const column = write.verdicts.find((v) => v.tokenCompared && v.column)?.column;
       if (column) return column;
-    } else if (write.sink !== 'api' && write.verdict.column) {
+    } else if (write.sink !== 'api' && write.sink !== 'call' && write.verdict.column) {
       return write.verdict.column;
     }
   }
@@ -25,6 +27,7 @@ function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
 function exampleFor(write: WriteSite, column: string): string {
   if (write.sink === 'sql') return `AND ${column} < $n … SET ${column} = $n`;
   if (write.sink === 'knex') return `.where('${column}', '<', token)`;
+  if (write.sink === 'call') return `pass the token in and compare and store \`${column}\` there`;
   if (write.sink === 'api') {
     if (write.write.api === 'redis') return 'a Lua script that compares the stored token and sets value and token together';
     if (write.write.api === 's3') return 'a conditional put with `IfMatch` on the ETag you read';
@@ -62,6 +65,8 @@ export default createRule<Options, MessageIds>({
         'This write runs under the lock taken by {{acquire}} on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. No fence token is in scope here; {{advice}}, then compare and store it in the write ({{example}}).',
       tokenNotStored:
         'This write compares `{{column}}` but does not store the new token, so after a newer holder writes, an older token still passes the check. Set `{{column}}` to the token in the same statement.',
+      callWritesUnfenced:
+        '{{callee}} writes ({{write}} at {{where}}) under the lock taken by {{acquire}} on line {{line}}, but that write checks no fence token: if the lease expires first, it overwrites a newer holder\'s data. Pass the token in and compare and store it there.',
       addFenceCondition: 'Fence this write: compare and store `{{column}}` with `{{token}}`.',
       storeToken: 'Store the token: set `{{column}}` to `{{token}}` in this write.',
     },
@@ -89,6 +94,20 @@ export default createRule<Options, MessageIds>({
         for (const write of analysis.writes) {
           if (write.fenced) continue;
           const { acquire } = write;
+          if (write.sink === 'call') {
+            context.report({
+              loc: callHeadLoc(write.node),
+              messageId: 'callWritesUnfenced',
+              data: {
+                callee: `\`${write.callee.name}\``,
+                write: write.write.label,
+                where: formatLocation(write.write.at, dirname(context.physicalFilename ?? context.filename)),
+                acquire: acquire.label,
+                line: acquire.node.loc.start.line,
+              },
+            });
+            continue;
+          }
           const token = analysis.tracer.tokenInScope(write.node, acquire);
           const compared = write.sink === 'sql' ? write.verdicts.every((v) => v.tokenCompared) : write.sink === 'api' ? false : write.verdict.tokenCompared;
           const fix =

@@ -31,6 +31,7 @@ import {
 } from '../models/locks.js';
 import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
+import { formatLocation, type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 
 export interface AcquireSite {
   id: number;
@@ -58,6 +59,14 @@ export interface AcquireSite {
   lockKeyText?: string;
   /** How messages name the acquire, as Markdown: `` `redlock.acquire` ``, `` a `job_leases` row ``. */
   label: string;
+  /** A lock taken inside a project helper (`withLock`, `acquireLock`): the lock inside, in its module. */
+  origin?: AcquireSummary;
+  /** From this call down to the lock inside the helper, across files (for code flows). */
+  flow?: SourceLocation[];
+  /** The text of the argument that names the lock, for a helper whose release names it too. */
+  keyArgText?: string;
+  /** A callback acquire whose callback is not a function of this file (a parameter, an import): that argument. */
+  callbackArgument?: Node;
 }
 
 function isNxFlag(node: Node): boolean {
@@ -166,6 +175,10 @@ interface Candidate {
   lockKeyText?: string;
   /** Custom authorities count only when the result is used as a token-carrying handle or the receiver says "lock". */
   custom?: boolean;
+  /** Taken through a project helper whose summary says so. */
+  summary?: AcquireSummary;
+  /** For a summarised callback acquire: the callback argument, when it is no function of this file. */
+  callbackArgument?: Node;
 }
 
 export interface AcquireFinderInput {
@@ -175,6 +188,25 @@ export interface AcquireFinderInput {
   /** Member names read off each receiver key anywhere in the file (`lease.fenceToken` -> lease: {fenceToken}). */
   membersRead: ReadonlyMap<string, ReadonlySet<string>>;
   program: TSESTree.Program;
+  /** The summary of the project function a call invokes (another module's lock helper), if any. */
+  summaryOf?: (call: TSESTree.CallExpression) => FunctionSummary | undefined;
+  /** A same-file function by name, for callbacks passed by name (`withLock(key, flush)`). */
+  functionNamed?: (name: string) => FunctionNode | undefined;
+  /** Where a node of this file is, in the shape summaries use. */
+  locationOf?: (node: Node) => SourceLocation;
+  /** The directory file names in labels are relative to (the linted file's). */
+  labelBase?: string;
+}
+
+/** A lock taken through a project helper, as its summary describes it. */
+function classifySummarised(call: TSESTree.CallExpression, acquire: AcquireSummary, input: AcquireFinderInput): Candidate {
+  const base: Candidate = { library: acquire.library, advice: acquire.advice, summary: acquire };
+  if (acquire.style !== 'callback' || acquire.callbackArg === undefined) return base;
+  const index = acquire.callbackArg < 0 ? call.arguments.length + acquire.callbackArg : acquire.callbackArg;
+  const arg = call.arguments[index];
+  if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return { ...base, callbackArgument: call };
+  const callback = isFunctionNode(arg) ? arg : arg.type === AST_NODE_TYPES.Identifier ? input.functionNamed?.(arg.name) : undefined;
+  return callback ? { ...base, callback } : { ...base, callbackArgument: arg };
 }
 
 /** What lock, if any, this call takes. */
@@ -182,6 +214,10 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   const method = calleeName(call);
   const object = calleeObject(call);
   if (!method) return undefined;
+
+  // A project function we could read: its summary says whether it takes a lock, whatever its name.
+  const summary = input.summaryOf?.(call);
+  if (summary && !summary.partial) return summary.acquire ? classifySummarised(call, summary.acquire, input) : undefined;
 
   if (object) {
     const kind = input.receivers.kindOf(object);
@@ -297,6 +333,13 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
         ((model?.authorityRelease.includes(method) ?? false) || GENERIC_RELEASE_METHOD.test(method)) &&
         (site.handleKey === undefined || argKey === site.handleKey || site.library === 'custom');
     }
+    // A project helper that releases: by the handle it is given, or by the lock's key.
+    for (const release of input.summaryOf?.(call)?.releases ?? []) {
+      const arg = call.arguments[release.arg];
+      if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) continue;
+      if (release.by === 'handle' && site.handleKey !== undefined && receiverKey(arg) === site.handleKey) isRelease = true;
+      if (release.by === 'name' && site.origin && (site.keyArgText === undefined || input.sourceText(arg) === site.keyArgText)) isRelease = true;
+    }
     if (isRelease) found = call;
   }
   return found;
@@ -327,8 +370,10 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     // A lock object created inline (`await client.lock(k).acquire()`) is handled through the result binding.
     const handleKey = candidate.selfHandle ? (authorityKey ?? use.key) : use.key;
     const callee = input.sourceText(call.callee).replace(/\s+/g, '');
-    const label =
-      candidate.library === 'pg-advisory-lock'
+    const origin = candidate.summary;
+    const label = origin
+      ? `\`${callee}\` (${formatLocation(origin.at, input.labelBase)})`
+      : candidate.library === 'pg-advisory-lock'
         ? '`pg_advisory_lock`'
         : candidate.library === 'sql-lease-table'
           ? `a \`${candidate.lockKeyText}\` row`
@@ -346,9 +391,18 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       advice: candidate.advice,
       scope,
       lockKeyText: candidate.lockKeyText,
+      origin,
+      flow: origin && input.locationOf ? [input.locationOf(call), ...origin.flow, origin.at] : undefined,
+      keyArgText: origin?.keyArg !== undefined && call.arguments[origin.keyArg] ? input.sourceText(call.arguments[origin.keyArg]) : undefined,
+      callbackArgument: candidate.callbackArgument,
     };
     if (callback) {
       sites.push({ ...base, id: sites.length, range: callback.body.range });
+      continue;
+    }
+    if (candidate.callbackArgument) {
+      // The callback runs under the lock elsewhere: nothing after the call here is in the section.
+      sites.push({ ...base, id: sites.length, range: [call.range[1], call.range[1]] });
       continue;
     }
     const release = findRelease({ ...base, start: call.range[1] }, candidate.model, input);

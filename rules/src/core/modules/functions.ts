@@ -40,6 +40,11 @@ export class FunctionIndex {
     }
   }
 
+  /** The same-file function declared under `name` (`save`, `this.save`), if any. */
+  named(name: string): FunctionNode | undefined {
+    return this.byName.get(name);
+  }
+
   /** The same-file function a call invokes, if any. */
   callee(call: TSESTree.CallExpression): FunctionNode | undefined {
     const key = receiverKey(call.callee);

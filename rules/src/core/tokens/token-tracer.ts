@@ -39,6 +39,7 @@ export type PathStep = string | number;
 export const ANY_ELEMENT = '[*]';
 /** Asks whether the value is a lock handle rather than a token. */
 const HANDLE = '[handle]';
+export const HANDLE_STEP = HANDLE;
 
 export interface TokenTracerHooks {
   /**

@@ -1,0 +1,633 @@
+/**
+ * Summaries of a project module, taken from the same per-file pass that lints files (run in
+ * summary mode on the module's own `SourceCode`), so whatever the local analysis knows about
+ * locks, tokens and sinks, the summaries know too. For each exported function, class method
+ * and member of an exported object: the lock it takes and how a caller holds it, the releases
+ * it makes, the writes it makes outside a lock of its own (and which arguments reach their
+ * condition), and whether it returns a fence token.
+ */
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
+import type { FileAnalysis, WriteReading } from './file-analysis.js';
+import type { AcquireSite } from './locks/acquires.js';
+import { GENERIC_RELEASE_METHOD } from './models/locks.js';
+import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
+import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
+import { receiverKey } from './modules/receivers.js';
+import type { AcquireSummary, ExportSummary, FunctionSummary, ModuleSummary, ReleaseSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
+
+/** How many writes one summary lists: enough to judge a call, bounded for odd code. */
+const MAX_WRITES = 16;
+/** How far `const a = b` chains are followed back to a parameter. */
+const MAX_HOPS = 6;
+const CALLBACK_PARAM = /^(?:fn|cb|callback|task|work|worker|handler|body|action|run|f|exec|execute|job|op|operation|critical|criticalSection|func|thunk|doWork|onLocked)$/i;
+const RELEASE_FUNCTION = /release|unlock|free|drop|clear/i;
+const NAME_RELEASE_METHOD = /^(?:del|unlink|eval|evalsha|evalSha|fcall|hdel)$/i;
+const ADVISORY_UNLOCK = /\bpg_advisory_unlock(?:_all|_shared)?\s*\(/i;
+
+type Target =
+  | { kind: 'node'; node: Node }
+  | { kind: 'reexport'; file: string; name: string }
+  | { kind: 'value' };
+
+export function buildModuleSummary(sourceCode: SourceCode, file: string, hash: string, view: ProjectView, analyze: (view: ProjectView) => FileAnalysis): ModuleBuilder {
+  return new ModuleSummarizer(sourceCode, file, hash, view, analyze);
+}
+
+function locationOf(file: string, node: Node): SourceLocation {
+  return { file, line: node.loc.start.line, column: node.loc.start.column, endLine: node.loc.end.line, endColumn: node.loc.end.column };
+}
+
+function paramName(param: TSESTree.Parameter): string {
+  const p = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+  const inner = p.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p;
+  if (inner.type === AST_NODE_TYPES.Identifier) return inner.name;
+  if (inner.type === AST_NODE_TYPES.RestElement && inner.argument.type === AST_NODE_TYPES.Identifier) return `...${inner.argument.name}`;
+  return '{…}';
+}
+
+class ModuleSummarizer implements ModuleBuilder {
+  readonly starExports: string[] = [];
+  private readonly targets = new Map<string, Target>();
+  /** Top-level declarations by name. */
+  private readonly locals = new Map<string, Node>();
+  private analysis: FileAnalysis | undefined;
+  private analyzing = false;
+  private readonly exportMemo = new Map<string, ExportSummary | undefined>();
+  /** null while a function is being summarised (recursion). */
+  private readonly functionMemo = new Map<FunctionNode, FunctionSummary | null>();
+  /** Functions whose summary hit recursion or an import cycle somewhere below. */
+  private readonly partialFunctions = new Set<FunctionNode>();
+
+  constructor(
+    private readonly sourceCode: SourceCode,
+    private readonly file: string,
+    private readonly hash: string,
+    private readonly view: ProjectView,
+    private readonly analyze: (view: ProjectView) => FileAnalysis,
+  ) {
+    this.collectLocals();
+    this.collectExports();
+  }
+
+  private get ast(): TSESTree.Program {
+    return this.sourceCode.ast as TSESTree.Program;
+  }
+
+  private collectLocals(): void {
+    for (const statement of this.ast.body) {
+      const decl = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+      if (!decl) continue;
+      if ((decl.type === AST_NODE_TYPES.FunctionDeclaration || decl.type === AST_NODE_TYPES.ClassDeclaration) && decl.id) this.locals.set(decl.id.name, decl);
+      else if (decl.type === AST_NODE_TYPES.VariableDeclaration) {
+        for (const d of decl.declarations) if (d.id.type === AST_NODE_TYPES.Identifier) this.locals.set(d.id.name, d);
+      } else if (decl.type === AST_NODE_TYPES.ImportDeclaration) {
+        for (const spec of decl.specifiers) this.locals.set(spec.local.name, spec);
+      }
+    }
+  }
+
+  /** What a top-level name stands for: a declaration, or another module's export it imports. */
+  private localTarget(name: string): Target {
+    const decl = this.locals.get(name);
+    if (!decl) return { kind: 'value' };
+    if (decl.type === AST_NODE_TYPES.ImportSpecifier || decl.type === AST_NODE_TYPES.ImportDefaultSpecifier || decl.type === AST_NODE_TYPES.ImportNamespaceSpecifier) {
+      const source = (decl.parent as TSESTree.ImportDeclaration).source.value;
+      const file = this.view.resolve(source);
+      if (!file || decl.type === AST_NODE_TYPES.ImportNamespaceSpecifier) return { kind: 'value' };
+      const imported = decl.type === AST_NODE_TYPES.ImportDefaultSpecifier ? 'default' : decl.imported.type === AST_NODE_TYPES.Identifier ? decl.imported.name : String(decl.imported.value);
+      return { kind: 'reexport', file, name: imported };
+    }
+    if (decl.type === AST_NODE_TYPES.VariableDeclarator) {
+      if (!decl.init) return { kind: 'value' };
+      // `const { withLock } = require('./lock')` is not followed; `const x = require('./y')` re-exports y.
+      const init = unwrap(decl.init);
+      if (init.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require') {
+        const source = init.arguments[0] && staticString(init.arguments[0]);
+        const file = source !== undefined ? this.view.resolve(source) : undefined;
+        return file ? { kind: 'reexport', file, name: 'module.exports' } : { kind: 'value' };
+      }
+      return { kind: 'node', node: init };
+    }
+    return { kind: 'node', node: decl };
+  }
+
+  private targetOfExpression(node: Node): Target {
+    const n = unwrap(node);
+    if (n.type === AST_NODE_TYPES.Identifier) return this.localTarget(n.name);
+    return { kind: 'node', node: n };
+  }
+
+  private collectExports(): void {
+    for (const statement of this.ast.body) {
+      switch (statement.type) {
+        case AST_NODE_TYPES.ExportNamedDeclaration: {
+          const decl = statement.declaration;
+          if (decl) {
+            if ((decl.type === AST_NODE_TYPES.FunctionDeclaration || decl.type === AST_NODE_TYPES.ClassDeclaration) && decl.id) this.targets.set(decl.id.name, { kind: 'node', node: decl });
+            else if (decl.type === AST_NODE_TYPES.VariableDeclaration) {
+              for (const d of decl.declarations) if (d.id.type === AST_NODE_TYPES.Identifier) this.targets.set(d.id.name, d.init ? this.targetOfExpression(d.init) : { kind: 'value' });
+            }
+            break;
+          }
+          const from = statement.source ? this.view.resolve(statement.source.value) : undefined;
+          for (const spec of statement.specifiers) {
+            const local = spec.local.type === AST_NODE_TYPES.Identifier ? spec.local.name : String((spec.local as TSESTree.Literal).value);
+            const exported = spec.exported.type === AST_NODE_TYPES.Identifier ? spec.exported.name : String(spec.exported.value);
+            if (statement.source) this.targets.set(exported, from ? { kind: 'reexport', file: from, name: local } : { kind: 'value' });
+            else this.targets.set(exported, this.localTarget(local));
+          }
+          break;
+        }
+        case AST_NODE_TYPES.ExportAllDeclaration: {
+          const from = this.view.resolve(statement.source.value);
+          if (statement.exported) {
+            const exported = statement.exported as TSESTree.Identifier | TSESTree.StringLiteral;
+            const name = exported.type === AST_NODE_TYPES.Identifier ? exported.name : String(exported.value);
+            this.targets.set(name, from ? { kind: 'reexport', file: from, name: '*' } : { kind: 'value' });
+          } else if (from) this.starExports.push(from);
+          break;
+        }
+        case AST_NODE_TYPES.ExportDefaultDeclaration: {
+          const decl = statement.declaration;
+          this.targets.set('default', decl.type === AST_NODE_TYPES.FunctionDeclaration || decl.type === AST_NODE_TYPES.ClassDeclaration ? { kind: 'node', node: decl } : this.targetOfExpression(decl));
+          break;
+        }
+        case AST_NODE_TYPES.TSExportAssignment:
+          this.targets.set('default', this.targetOfExpression(statement.expression));
+          this.targets.set('module.exports', this.targetOfExpression(statement.expression));
+          break;
+        case AST_NODE_TYPES.ExpressionStatement:
+          this.collectCommonJsExport(statement.expression);
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  /** `module.exports = { a, b }`, `module.exports = fn`, `module.exports.a = ...`, `exports.a = ...`. */
+  private collectCommonJsExport(expression: TSESTree.Expression): void {
+    if (expression.type !== AST_NODE_TYPES.AssignmentExpression || expression.operator !== '=') return;
+    const left = expression.left;
+    if (left.type !== AST_NODE_TYPES.MemberExpression) return;
+    const name = memberName(left);
+    const object = left.object;
+    const isModuleExports = (n: Node) => n.type === AST_NODE_TYPES.MemberExpression && n.object.type === AST_NODE_TYPES.Identifier && n.object.name === 'module' && memberName(n) === 'exports';
+    if (isModuleExports(left)) {
+      const right = unwrap(expression.right);
+      this.targets.set('default', this.targetOfExpression(right));
+      this.targets.set('module.exports', this.targetOfExpression(right));
+      if (right.type === AST_NODE_TYPES.ObjectExpression) {
+        for (const p of right.properties) {
+          if (p.type !== AST_NODE_TYPES.Property) continue;
+          const key = propertyKeyName(p);
+          if (key) this.targets.set(key, this.targetOfExpression(p.value));
+        }
+      }
+      return;
+    }
+    if (name && (isModuleExports(object) || (object.type === AST_NODE_TYPES.Identifier && object.name === 'exports'))) {
+      this.targets.set(name, this.targetOfExpression(expression.right));
+    }
+  }
+
+  /** The module's own analysis, run once; undefined while it runs (a cycle asked from below). */
+  private getAnalysis(): FileAnalysis | undefined {
+    if (this.analysis) return this.analysis;
+    if (this.analyzing) return undefined;
+    this.analyzing = true;
+    try {
+      this.analysis = this.analyze(this.view);
+    } finally {
+      this.analyzing = false;
+    }
+    return this.analysis;
+  }
+
+  exportSummary(name: string): ExportSummary | undefined {
+    if (this.exportMemo.has(name)) return this.exportMemo.get(name);
+    const target = this.targets.get(name);
+    if (!target) return undefined;
+    if (target.kind === 'reexport') return { kind: 'reexport', file: target.file, name: target.name };
+    if (target.kind === 'value') return { kind: 'value' };
+    if (!this.getAnalysis()) return undefined;
+    const summary = this.summarizeNode(target.node, name, 0);
+    this.exportMemo.set(name, summary);
+    return summary;
+  }
+
+  finish(): ModuleSummary {
+    const exports = new Map<string, ExportSummary>();
+    for (const name of this.targets.keys()) {
+      const summary = this.exportSummary(name);
+      if (summary) exports.set(name, summary);
+    }
+    return { file: this.file, hash: this.hash, exports, starExports: this.starExports };
+  }
+
+  private summarizeNode(node: Node, name: string, depth: number): ExportSummary {
+    const n = unwrap(node);
+    if (depth > MAX_HOPS) return { kind: 'value' };
+    if (n.type === AST_NODE_TYPES.Identifier) {
+      const target = this.localTarget(n.name);
+      if (target.kind === 'node') return this.summarizeNode(target.node, name, depth + 1);
+      return target.kind === 'reexport' ? { kind: 'reexport', file: target.file, name: target.name } : { kind: 'value' };
+    }
+    if (isFunctionNode(n)) return { kind: 'function', fn: this.summarizeFunction(n, name) };
+    if (n.type === AST_NODE_TYPES.ClassDeclaration || n.type === AST_NODE_TYPES.ClassExpression) return this.summarizeClass(n, name);
+    if (n.type === AST_NODE_TYPES.NewExpression) {
+      const cls = unwrap(n.callee);
+      if (cls.type === AST_NODE_TYPES.Identifier) {
+        const target = this.localTarget(cls.name);
+        let summary: ExportSummary | undefined;
+        if (target.kind === 'node') summary = this.summarizeNode(target.node, cls.name, depth + 1);
+        else if (target.kind === 'reexport') summary = this.view.exportOf(target.file, target.name);
+        if (summary?.kind === 'class') return { kind: 'object', members: summary.methods };
+      }
+      return { kind: 'value' };
+    }
+    if (n.type === AST_NODE_TYPES.ObjectExpression) {
+      const members = new Map<string, FunctionSummary>();
+      for (const p of n.properties) {
+        if (p.type !== AST_NODE_TYPES.Property) continue;
+        const key = propertyKeyName(p);
+        if (!key) continue;
+        const inner = this.summarizeNode(p.value, `${name}.${key}`, depth + 1);
+        if (inner.kind === 'function') members.set(key, inner.fn);
+        else if (inner.kind === 'reexport') {
+          const found = this.view.exportOf(inner.file, inner.name);
+          if (found?.kind === 'function') members.set(key, found.fn);
+        }
+      }
+      return { kind: 'object', members };
+    }
+    return { kind: 'value' };
+  }
+
+  private summarizeClass(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression, exportName: string): ExportSummary {
+    const className = node.id?.name ?? exportName;
+    const statics = new Map<string, FunctionSummary>();
+    const methods = new Map<string, FunctionSummary>();
+    // Methods of an imported base class, overridden by the class's own.
+    if (node.superClass) {
+      const base = unwrap(node.superClass);
+      if (base.type === AST_NODE_TYPES.Identifier) {
+        const target = this.localTarget(base.name);
+        const inherited = target.kind === 'reexport' ? this.view.exportOf(target.file, target.name) : target.kind === 'node' ? this.summarizeNode(target.node, base.name, 1) : undefined;
+        if (inherited?.kind === 'class') {
+          for (const [k, v] of inherited.methods) methods.set(k, v);
+          for (const [k, v] of inherited.statics) statics.set(k, v);
+        }
+      }
+    }
+    for (const member of node.body.body) {
+      if (member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition) continue;
+      if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind !== 'method') continue;
+      const key = propertyKeyName(member);
+      const value = member.value && unwrap(member.value);
+      if (!key || !value || !isFunctionNode(value)) continue;
+      const summary = this.summarizeFunction(value, `${className}.${key}`);
+      (member.static ? statics : methods).set(key, summary);
+    }
+    return { kind: 'class', name: className, statics, methods };
+  }
+
+  /** Which parameters of `fn` a value comes from: `key`, `lease.token`, `` `lock:${id}` ``, `String(t)`. */
+  private paramSources(node: Node | undefined, fn: FunctionNode, depth = 0): Set<number> {
+    const out = new Set<number>();
+    if (!node || depth > MAX_HOPS) return out;
+    const n = unwrap(node);
+    const add = (inner: Node | null | undefined) => {
+      if (inner && inner.type !== AST_NODE_TYPES.SpreadElement) for (const i of this.paramSources(inner, fn, depth + 1)) out.add(i);
+    };
+    switch (n.type) {
+      case AST_NODE_TYPES.Identifier: {
+        const variable = ASTUtils.findVariable(this.sourceCode.getScope(n), n.name);
+        const def = variable?.defs[0];
+        if (!def) return out;
+        if (def.type === 'Parameter' && def.node === fn) {
+          const index = fn.params.findIndex((p) => contains(p, def.name));
+          if (index >= 0) out.add(index);
+        } else if (def.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init && contains(fn, def.node)) {
+          add(def.node.init);
+        }
+        return out;
+      }
+      case AST_NODE_TYPES.MemberExpression:
+        add(n.object);
+        return out;
+      case AST_NODE_TYPES.TemplateLiteral:
+        n.expressions.forEach(add);
+        return out;
+      case AST_NODE_TYPES.BinaryExpression:
+      case AST_NODE_TYPES.LogicalExpression:
+        add(n.left as Node);
+        add(n.right);
+        return out;
+      case AST_NODE_TYPES.ConditionalExpression:
+        add(n.consequent);
+        add(n.alternate);
+        return out;
+      case AST_NODE_TYPES.ArrayExpression:
+        n.elements.forEach((e) => add(e));
+        return out;
+      case AST_NODE_TYPES.CallExpression: {
+        // Conversions keep the value: `String(t)`, `BigInt(t)`, `t.toString()`, `JSON.stringify(k)`.
+        const name = calleeName(n);
+        if (name && /^(?:String|Number|BigInt|parseInt|toString|valueOf|stringify|trim|toLowerCase|join)$/.test(name)) {
+          const object = calleeObject(n);
+          if (object && name !== 'stringify') add(object);
+          n.arguments.forEach((a) => add(a));
+        }
+        return out;
+      }
+      default:
+        return out;
+    }
+  }
+
+  /** The parameter index an expression is, directly (`fn`, not `fn.x`). */
+  private directParam(node: Node | undefined, fn: FunctionNode): number | undefined {
+    if (!node) return undefined;
+    const n = unwrap(node);
+    if (n.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const variable = ASTUtils.findVariable(this.sourceCode.getScope(n), n.name);
+    const def = variable?.defs[0];
+    if (def?.type !== 'Parameter' || def.node !== fn) return undefined;
+    const index = fn.params.findIndex((p) => contains(p, def.name));
+    return index >= 0 ? index : undefined;
+  }
+
+  /** Return values of `fn`, not of the functions nested in it. */
+  private returnsOf(fn: FunctionNode): Node[] {
+    if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+    const out: Node[] = [];
+    walk(fn.body, this.sourceCode.visitorKeys, (node) => {
+      if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument && enclosingFunction(node) === fn) out.push(node.argument);
+    });
+    return out;
+  }
+
+  /** The parameter a lock helper runs under its lock: passed to a callback acquire, or called inside the section. */
+  private callbackParamOf(site: AcquireSite, fn: FunctionNode, analysis: FileAnalysis): number | undefined {
+    if (site.callbackArgument) return this.directParam(site.callbackArgument, fn);
+    const args = site.node.arguments;
+    const last = this.directParam(args[args.length - 1], fn);
+    for (const call of analysis.calls) {
+      if (!contains(site.range, call) || !contains(fn, call)) continue;
+      const callee = unwrap(call.callee);
+      const target = callee.type === AST_NODE_TYPES.MemberExpression && /^(?:call|apply)$/.test(memberName(callee) ?? '') ? callee.object : callee;
+      const index = this.directParam(target, fn);
+      if (index !== undefined) return index;
+    }
+    if (last !== undefined && CALLBACK_PARAM.test(paramName(fn.params[last]))) return last;
+    return undefined;
+  }
+
+  private acquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    for (const site of analysis.acquires) {
+      if (enclosingFunction(site.node) !== fn) continue;
+      const common = {
+        library: site.library,
+        label: site.origin?.label ?? site.label,
+        advice: site.advice,
+        at: site.origin?.at ?? locationOf(this.file, site.node),
+        flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+        keyArg: this.keyParamOf(site.node, site.origin?.keyArg, fn),
+      };
+      const callbackArg = this.callbackParamOf(site, fn, analysis);
+      if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [] };
+      // A lock still held when the function returns: the caller holds it until a release.
+      const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program;
+      if (!site.release && !inCallback && !site.callbackArgument) {
+        return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis) };
+      }
+    }
+    return this.composedAcquireOf(fn, analysis);
+  }
+
+  /**
+   * A lock taken through another helper of this module (`withLock` over `acquireLock` and
+   * `releaseLock`): the per-file pass reads same-file helpers only from inside a held lock, so
+   * their composition is read here, from their summaries.
+   */
+  private composedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    const calls = analysis.calls.filter((c) => contains(fn.body, c) && enclosingFunction(c) === fn);
+    for (const call of calls) {
+      const local = analysis.functions.callee(call);
+      if (!local || local === fn) continue;
+      const inner = this.summarizeFunction(local, this.functionName(local)).acquire;
+      if (!inner) continue;
+      const common = {
+        library: inner.library,
+        label: inner.label,
+        advice: inner.advice,
+        at: inner.at,
+        flow: [locationOf(this.file, call), ...inner.flow],
+        keyArg: this.keyParamOf(call, inner.keyArg, fn),
+      };
+      if (inner.style === 'callback' && inner.callbackArg !== undefined) {
+        const index = inner.callbackArg < 0 ? call.arguments.length + inner.callbackArg : inner.callbackArg;
+        const callbackArg = this.directParam(call.arguments[index], fn);
+        if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [] };
+        continue;
+      }
+      // Held from here: a parameter called afterwards runs under it; otherwise the caller holds it.
+      const later = calls.filter((c) => c.range[0] > call.range[1]);
+      const released = later.find((c) => {
+        const callee = analysis.functions.callee(c);
+        const summary = callee && callee !== fn ? this.summarizeFunction(callee, this.functionName(callee)) : analysis.callees?.summaryOf(c);
+        return (summary?.releases.length ?? 0) > 0;
+      });
+      for (const c of later) {
+        if (released && c.range[0] > released.range[0]) break;
+        const index = this.directParam(c.callee, fn);
+        if (index !== undefined) return { ...common, style: 'callback', callbackArg: index, tokenProperties: [] };
+      }
+      if (!released) {
+        const handleKey = this.boundKey(call);
+        return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(call, handleKey, inner.tokenProperties, fn, analysis) };
+      }
+    }
+    return undefined;
+  }
+
+  /** `const lock = await acquire(...)`: the key the result is bound to. */
+  private boundKey(call: Node): string | undefined {
+    let current: Node = call;
+    while (current.parent && (current.parent.type === AST_NODE_TYPES.AwaitExpression || current.parent.type === AST_NODE_TYPES.TSAsExpression || current.parent.type === AST_NODE_TYPES.TSNonNullExpression)) current = current.parent;
+    const parent = current.parent;
+    if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current) return receiverKey(parent.id);
+    if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === current) return receiverKey(parent.left);
+    return undefined;
+  }
+
+  private keyParamOf(call: TSESTree.CallExpression, innerKeyArg: number | undefined, fn: FunctionNode): number | undefined {
+    const args = innerKeyArg !== undefined ? [call.arguments[innerKeyArg]] : call.arguments;
+    for (const arg of args) {
+      const [first] = this.paramSources(arg, fn);
+      if (first !== undefined) return first;
+    }
+    return undefined;
+  }
+
+  /** Token-carrying properties of what a function returns after taking a lock. */
+  private handleTokenProperties(acquire: Node, handleKey: string | undefined, carried: readonly string[], fn: FunctionNode, analysis: FileAnalysis): string[] {
+    const out = new Set<string>();
+    for (const ret of this.returnsOf(fn)) {
+      const r = unwrap(ret);
+      if (r === acquire || (handleKey && receiverKey(r) === handleKey)) carried.forEach((p) => out.add(p));
+      if (r.type === AST_NODE_TYPES.ObjectExpression) {
+        for (const p of r.properties) {
+          if (p.type !== AST_NODE_TYPES.Property) continue;
+          const key = propertyKeyName(p);
+          if (key && (isStrongTokenName(key) || (isHandleTokenName(key) && analysis.tracer.isToken(p.value)))) out.add(key);
+        }
+      }
+    }
+    return [...out];
+  }
+
+  private returnsTokenOf(fn: FunctionNode, analysis: FileAnalysis): FunctionSummary['returnsToken'] {
+    const properties = new Set<string>();
+    for (const ret of this.returnsOf(fn)) {
+      const r = unwrap(ret);
+      if (analysis.tracer.isToken(r)) return { properties: [] };
+      if (r.type === AST_NODE_TYPES.ObjectExpression) {
+        for (const p of r.properties) {
+          if (p.type !== AST_NODE_TYPES.Property) continue;
+          const key = propertyKeyName(p);
+          if (key && isHandleTokenName(key) && analysis.tracer.isToken(p.value)) properties.add(key);
+        }
+      }
+    }
+    return properties.size > 0 ? { properties: [...properties] } : undefined;
+  }
+
+  private releasesOf(fn: FunctionNode, name: string, analysis: FileAnalysis): ReleaseSummary[] {
+    const out: ReleaseSummary[] = [];
+    const add = (release: ReleaseSummary) => {
+      if (!out.some((r) => r.by === release.by && r.arg === release.arg)) out.push(release);
+    };
+    const releaseNamed = RELEASE_FUNCTION.test(name.split('.').pop() ?? name);
+    const moduleLocks = analysis.acquires.length > 0;
+    for (const call of analysis.calls) {
+      if (!contains(fn.body, call)) continue;
+      const method = calleeName(call) ?? '';
+      const object = calleeObject(call);
+      // `lock.release()` on the handle passed in.
+      const self = object ? this.directParam(object, fn) : undefined;
+      if (self !== undefined && GENERIC_RELEASE_METHOD.test(method)) add({ by: 'handle', arg: self });
+      // `redlock.release(lock)`, `this.authority.release(lease)`.
+      if (object && GENERIC_RELEASE_METHOD.test(method)) {
+        for (const arg of call.arguments) {
+          const index = this.directParam(arg, fn);
+          if (index !== undefined) add({ by: 'handle', arg: index });
+        }
+      }
+      // `redis.del(`lock:${key}`)`, a compare-and-delete script, `pg_advisory_unlock($1)` with the key passed in.
+      const head = call.arguments[0] && staticString(call.arguments[0]);
+      if ((releaseNamed || moduleLocks) && (NAME_RELEASE_METHOD.test(method) || (head !== undefined && ADVISORY_UNLOCK.test(head)))) {
+        const sources = new Set<number>();
+        for (const arg of call.arguments) for (const i of this.paramSources(arg, fn)) sources.add(i);
+        const [first] = sources;
+        if (first !== undefined) add({ by: 'name', arg: first });
+      }
+      // Another helper's release, with this function's parameter in its place.
+      const local = analysis.functions.callee(call);
+      const inner = local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(call);
+      for (const release of inner?.releases ?? []) {
+        const index = this.directParam(call.arguments[release.arg], fn) ?? [...this.paramSources(call.arguments[release.arg], fn)][0];
+        if (index !== undefined) add({ by: release.by, arg: index });
+      }
+    }
+    return out;
+  }
+
+  private writeLabel(reading: WriteReading): string {
+    if (reading.sink === 'sql') {
+      const statement = reading.verdicts.find((v) => !v.tokenCompared)?.statement ?? reading.verdicts[0]?.statement;
+      if (statement) return `\`${statement.kind.toUpperCase()}${statement.table ? ` ${statement.table}` : ''}\``;
+    }
+    const callee = reading.node.type === AST_NODE_TYPES.TaggedTemplateExpression ? reading.node.tag : reading.node.callee;
+    const text = this.sourceCode.getText(callee).replace(/\s+/g, '');
+    return `\`${text.length > 40 ? `…${text.slice(-39)}` : text}\``;
+  }
+
+  private writesOf(fn: FunctionNode, analysis: FileAnalysis): { writes: WriteSummary[]; partial: boolean } {
+    const writes: WriteSummary[] = [];
+    let partial = false;
+    const ownSections = analysis.acquires.filter((site) => contains(fn, site.node)).map((site) => site.range);
+    const inOwnSection = (node: Node) => ownSections.some((range) => contains(range, node));
+    const nodes = [...analysis.calls, ...analysis.taggedTemplates, ...analysis.constructed].filter((n) => contains(fn.body, n) && !inOwnSection(n)).sort((a, b) => a.range[0] - b.range[0]);
+    const passesToken = (arg: Node | undefined) => !!arg && arg.type !== AST_NODE_TYPES.SpreadElement && (analysis.tracer.isToken(arg) || analysis.tracer.isHandle(arg));
+    for (const node of nodes) {
+      if (writes.length >= MAX_WRITES) break;
+      const reading = analysis.readWrite(node);
+      if (reading) {
+        if (reading.fenced) continue;
+        const conditionArgs: number[] = [];
+        for (let i = 0; i < fn.params.length; i++) {
+          const asToken = analysis.readWrite(node, (v) => this.paramSources(v, fn).has(i) || analysis.tracer.isToken(v));
+          if (asToken?.fenced) conditionArgs.push(i);
+        }
+        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: false, conditionArgs, reportedThere: false, flow: [locationOf(this.file, reading.node)] });
+        continue;
+      }
+      if (node.type !== AST_NODE_TYPES.CallExpression) continue;
+      if (analysis.callees?.isPending(node)) partial = true;
+      const local = analysis.functions.callee(node);
+      const inner = local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(node);
+      if (!inner) continue;
+      if (inner.partial) partial = true;
+      for (const write of inner.writes) {
+        if (write.fenced || write.conditionArgs.some((j) => passesToken(node.arguments[j]))) continue;
+        const conditionArgs = new Set<number>();
+        for (const j of write.conditionArgs) for (const i of this.paramSources(node.arguments[j], fn)) conditionArgs.add(i);
+        writes.push({ ...write, conditionArgs: [...conditionArgs], flow: [locationOf(this.file, node), ...write.flow] });
+        if (writes.length >= MAX_WRITES) break;
+      }
+    }
+    return { writes, partial };
+  }
+
+  private functionName(fn: FunctionNode): string {
+    const parent = fn.parent;
+    if (fn.type === AST_NODE_TYPES.FunctionDeclaration && fn.id) return fn.id.name;
+    if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+    if ((parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.PropertyDefinition || parent?.type === AST_NODE_TYPES.Property) && !parent.computed) {
+      return propertyKeyName(parent) ?? 'function';
+    }
+    return 'function';
+  }
+
+  private summarizeFunction(fn: FunctionNode, name: string): FunctionSummary {
+    const memo = this.functionMemo.get(fn);
+    const base: FunctionSummary = { name, at: locationOf(this.file, fn), params: fn.params.map(paramName), releases: [], writes: [], partial: false };
+    if (memo) return memo;
+    // Recursion: what the function does is not known yet where it calls itself.
+    if (memo === null) return { ...base, partial: true };
+    const analysis = this.getAnalysis();
+    if (!analysis) return { ...base, partial: true };
+    this.functionMemo.set(fn, null);
+    const summary: FunctionSummary = { ...base };
+    try {
+      summary.acquire = this.acquireOf(fn, analysis);
+      // A helper that takes and releases its own lock is no release for its callers.
+      summary.releases = summary.acquire ? [] : this.releasesOf(fn, name, analysis);
+      const { writes, partial } = this.writesOf(fn, analysis);
+      summary.writes = writes;
+      summary.partial = partial;
+      summary.returnsToken = this.returnsTokenOf(fn, analysis);
+      // An acquire that comes from a helper we could not read is unknown, not absent.
+      if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;
+    } catch {
+      summary.partial = true;
+    }
+    if (summary.partial) this.partialFunctions.add(fn);
+    this.functionMemo.set(fn, summary);
+    return summary;
+  }
+}

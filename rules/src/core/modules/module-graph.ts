@@ -1,0 +1,293 @@
+/**
+ * The module graph: the project files a lint reaches through imports, each parsed once and
+ * summarised as data, cached by path and content hash (with the summaries it used, so a
+ * changed helper invalidates the modules that built on it). This cache is the only state
+ * the analysis keeps across files; rules keep none.
+ *
+ * Work is lazy and bounded: a module is read only when a file that passed the lock-word gate
+ * calls into it, and each lint builds at most `MAX_NEW_MODULES` new summaries, `MAX_DEPTH`
+ * imports deep, from files of at most `MAX_FILE_BYTES`, within `BUILD_BUDGET_MS`. What falls
+ * outside is unknown, and the analysis then reads the call as it would without the graph.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import type { ImportBinding } from './imports.js';
+import { clearResolutions, resolveImport } from './module-resolution.js';
+import { parseProjectFile } from './project-source.js';
+import type { ExportSummary, FunctionSummary, ModuleSummary } from './summaries.js';
+
+export const MAX_DEPTH = 6;
+export const MAX_NEW_MODULES = 96;
+export const MAX_FILE_BYTES = 512 * 1024;
+export const BUILD_BUDGET_MS = 2000;
+/** Re-export hops followed for one name (`export * from` chains, barrels of barrels). */
+export const MAX_REEXPORT_HOPS = 64;
+
+/** What a summariser hands back while a module is being summarised: exports on demand, then the whole. */
+export interface ModuleBuilder {
+  /** One export, computed on demand (callers in an import cycle ask before the module is done); undefined while it cannot be. */
+  exportSummary(name: string): ExportSummary | undefined;
+  /** Modules whose exports this one exports as its own (`export * from`), resolved. */
+  readonly starExports: readonly string[];
+  /** Every export, once; the AST may be dropped afterwards. */
+  finish(): ModuleSummary;
+}
+
+/** Builds the summary of one parsed module; `view` resolves and follows that module's own imports. */
+export type Summarizer = (sourceCode: SourceCode, file: string, hash: string, view: ProjectView) => ModuleBuilder;
+
+/** One lint of one file: the budget it may spend on new summaries. */
+interface LintBudget {
+  id: number;
+  deadline: number;
+  newModules: number;
+}
+
+interface Entry {
+  stamp: string;
+  hash: string;
+  summary?: ModuleSummary;
+  builder?: ModuleBuilder;
+  /** Modules whose summaries this one used, with the hash each had. */
+  dependencies: Map<string, string>;
+  /** False when built on partial knowledge: valid only within the lint that built it. */
+  complete: boolean;
+  budgetId: number;
+}
+
+let nextBudgetId = 1;
+
+export class ModuleGraph {
+  private readonly entries = new Map<string, Entry>();
+  private readonly overlays = new Map<string, string>();
+  /** Per linted file: the modules whose summaries its last analysis used (directly). */
+  private readonly used = new Map<string, Set<string>>();
+
+  /** A view for linting `file` (an absolute path), with a fresh budget. */
+  viewFor(file: string, settingsKey: string, summarizer: Summarizer): ProjectView {
+    const budget = { id: nextBudgetId++, deadline: Date.now() + BUILD_BUDGET_MS, newModules: 0 };
+    const view = new ProjectView(this, file, settingsKey, summarizer, budget, 0);
+    this.used.set(file, view.used);
+    return view;
+  }
+
+  /**
+   * The project files whose summaries the last analysis of `file` used, directly or through
+   * the modules it reached: a change to any of them can change that file's findings.
+   */
+  dependenciesOf(file: string): string[] {
+    const out = new Set<string>();
+    const queue = [...(this.used.get(file) ?? [])];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (out.has(next) || next === file) continue;
+      out.add(next);
+      for (const [key, entry] of this.entries) if (key.endsWith(`\u0000${next}`)) queue.push(...entry.dependencies.keys());
+    }
+    return [...out].sort();
+  }
+
+  /** Forgets what is known about `file` (changed, created or deleted on disk). */
+  invalidate(file: string): void {
+    for (const key of [...this.entries.keys()]) if (key.endsWith(`\u0000${file}`)) this.entries.delete(key);
+    // A new or removed file can change where other imports resolve.
+    clearResolutions();
+  }
+
+  /** The text of an open, unsaved document: used instead of the file on disk until cleared with undefined. */
+  setFileText(file: string, text: string | undefined): void {
+    if (text === undefined) this.overlays.delete(file);
+    else this.overlays.set(file, text);
+  }
+
+  /** Forgets everything (tests, settings changes). */
+  clear(): void {
+    this.entries.clear();
+    this.used.clear();
+    clearResolutions();
+  }
+
+  /** Content stamp of a file: cheap (mtime and size) on disk, the hash for an overlay. */
+  private stampOf(file: string): { stamp: string; size: number } | undefined {
+    const overlay = this.overlays.get(file);
+    if (overlay !== undefined) return { stamp: `overlay:${hashText(overlay)}`, size: overlay.length };
+    try {
+      const stat = statSync(file);
+      if (!stat.isFile()) return undefined;
+      return { stamp: `${stat.mtimeMs}:${stat.size}`, size: stat.size };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private read(file: string): string | undefined {
+    const overlay = this.overlays.get(file);
+    if (overlay !== undefined) return overlay;
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Whether a cached entry still describes the file and every summary it was built on. */
+  private isValid(key: string, entry: Entry, budget: LintBudget, seen: Set<string>): boolean {
+    if (entry.builder) return true;
+    if (!entry.complete) return entry.budgetId === budget.id;
+    if (seen.has(key)) return true;
+    seen.add(key);
+    const file = key.slice(key.indexOf('\u0000') + 1);
+    const stamp = this.stampOf(file);
+    if (!stamp) return false;
+    if (stamp.stamp !== entry.stamp) {
+      const text = this.read(file);
+      if (text === undefined || hashText(text) !== entry.hash) return false;
+      entry.stamp = stamp.stamp;
+    }
+    const prefix = key.slice(0, key.indexOf('\u0000') + 1);
+    for (const [dependency, hash] of entry.dependencies) {
+      const depKey = prefix + dependency;
+      const dep = this.entries.get(depKey);
+      if (!dep || dep.hash !== hash || !this.isValid(depKey, dep, budget, seen)) return false;
+    }
+    return true;
+  }
+
+  /** The entry for a module: cached, being built (an import cycle), or built now if the budget allows. */
+  entry(file: string, settingsKey: string, summarizer: Summarizer, budget: LintBudget, depth: number): Entry | undefined {
+    const key = `${settingsKey}\u0000${file}`;
+    const cached = this.entries.get(key);
+    if (cached && this.isValid(key, cached, budget, new Set())) return cached;
+    if (depth > MAX_DEPTH || budget.newModules >= MAX_NEW_MODULES || Date.now() > budget.deadline) return undefined;
+    budget.newModules += 1;
+    const stamp = this.stampOf(file);
+    const base = { stamp: stamp?.stamp ?? '', dependencies: new Map<string, string>(), complete: true, budgetId: budget.id };
+    const skipped = (reason: NonNullable<ModuleSummary['skipped']>, hash = ''): Entry => {
+      const entry = { ...base, hash, summary: { file, hash, exports: new Map(), starExports: [], skipped: reason } };
+      this.entries.set(key, entry);
+      return entry;
+    };
+    if (!stamp) return skipped('unreadable');
+    if (stamp.size > MAX_FILE_BYTES) return skipped('too-large');
+    const text = this.read(file);
+    if (text === undefined) return skipped('unreadable');
+    const hash = hashText(text);
+    // Binary or minified content is not a module we can say anything useful about.
+    if (text.includes('\u0000')) return skipped('unparseable', hash);
+    const sourceCode = parseProjectFile(file, text);
+    if (!sourceCode) return skipped('unparseable', hash);
+    const view = new ProjectView(this, file, settingsKey, summarizer, budget, depth);
+    const entry: Entry = { ...base, hash, dependencies: new Map(), complete: true };
+    this.entries.set(key, entry);
+    try {
+      entry.builder = summarizer(sourceCode, file, hash, view);
+      entry.summary = entry.builder.finish();
+    } catch {
+      // A summariser failure on odd code must not fail the lint: the module is unknown.
+      entry.summary = { file, hash, exports: new Map(), starExports: [], skipped: 'unparseable' };
+    } finally {
+      entry.builder = undefined;
+    }
+    entry.complete = !view.partial;
+    for (const dependency of view.used) {
+      const dep = this.entries.get(`${settingsKey}\u0000${dependency}`);
+      if (dep) entry.dependencies.set(dependency, dep.hash);
+    }
+    return entry;
+  }
+}
+
+function hashText(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+/**
+ * What one analysed file (the linted file, or a module being summarised) sees of the project:
+ * where its imports lead and what the exports there do. Records the modules it used.
+ */
+export class ProjectView {
+  /** Modules whose summaries this file's analysis used. */
+  readonly used = new Set<string>();
+  /** Set when something was unknown because of a bound: the result is not cached across lints. */
+  partial = false;
+  /** Set when a lookup reached a module still being summarised (an import cycle): that export is unknown. */
+  pending = false;
+
+  constructor(
+    private readonly graph: ModuleGraph,
+    readonly file: string,
+    private readonly settingsKey: string,
+    private readonly summarizer: Summarizer,
+    private readonly budget: LintBudget,
+    private readonly depth: number,
+  ) {}
+
+  /** The project file an import specifier of this file names. */
+  resolve(specifier: string): string | undefined {
+    return resolveImport(this.file, specifier);
+  }
+
+  /** What an imported binding is, following re-exports; undefined for libraries and the unknown. */
+  exportOfBinding(binding: ImportBinding): ExportSummary | undefined {
+    const file = this.resolve(binding.source);
+    if (!file) return undefined;
+    // CommonJS `module.exports = fn` is what `require` (and a namespace import) gives.
+    if (binding.exported === '*') return this.exportOf(file, 'module.exports') ?? this.namespaceOf(file);
+    return this.exportOf(file, binding.exported === 'default' ? 'default' : binding.exported);
+  }
+
+  /** `import * as ns from './x'`: the module's exports as members of one object. */
+  private namespaceOf(file: string): ExportSummary | undefined {
+    const module = this.moduleSummary(file);
+    if (!module) return undefined;
+    const members = new Map<string, FunctionSummary>();
+    for (const name of module.exports.keys()) {
+      const found = this.exportOf(file, name);
+      if (found?.kind === 'function') members.set(name, found.fn);
+    }
+    return { kind: 'object', members };
+  }
+
+  /** The summary of module `file` (cached or built now), or undefined beyond the bounds. */
+  moduleSummary(file: string): ModuleSummary | undefined {
+    const entry = this.graph.entry(file, this.settingsKey, this.summarizer, this.budget, this.depth + 1);
+    if (!entry) {
+      this.partial = true;
+      return undefined;
+    }
+    this.used.add(file);
+    if (!entry.complete) this.partial = true;
+    return entry.summary;
+  }
+
+  /** Export `name` of module `file`, through `export { x } from` and `export * from` chains. */
+  exportOf(file: string, name: string, hops = 0): ExportSummary | undefined {
+    if (hops > MAX_REEXPORT_HOPS) {
+      this.partial = true;
+      return undefined;
+    }
+    const entry = this.graph.entry(file, this.settingsKey, this.summarizer, this.budget, this.depth + 1);
+    if (!entry) {
+      this.partial = true;
+      return undefined;
+    }
+    this.used.add(file);
+    if (!entry.complete) this.partial = true;
+    // While the module is being built (an import cycle), ask its builder for this one export.
+    const found = entry.builder ? entry.builder.exportSummary(name) : entry.summary?.exports.get(name);
+    if (entry.builder && found === undefined) this.pending = true;
+    if (found?.kind === 'reexport') return this.exportOf(found.file, found.name, hops + 1);
+    if (found) return found;
+    if (name === 'default') return undefined;
+    for (const star of (entry.builder ? entry.builder.starExports : entry.summary?.starExports) ?? []) {
+      if (star === file) continue;
+      const inner = this.exportOf(star, name, hops + 1);
+      if (inner) return inner;
+    }
+    return undefined;
+  }
+}
+
+/** The process-wide graph: one per process, shared by every lint (CLI, worker thread or language server). */
+export const projectGraph = new ModuleGraph();

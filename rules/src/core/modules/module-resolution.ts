@@ -1,0 +1,135 @@
+/**
+ * Where an import leads, by TypeScript's own module resolution with the nearest tsconfig
+ * (`paths`, `baseUrl`, `moduleResolution`, package `exports`), so the answer is the one the
+ * user's compiler gives. Only files of the project count: a package under `node_modules` is a
+ * library (its knowledge lives in `models/`), while a workspace package reached through a
+ * `node_modules` symlink is project code, known by its real path.
+ *
+ * TypeScript is loaded on the first resolution, so a lint that never follows an import
+ * never loads it.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, extname, isAbsolute } from 'node:path';
+import type * as TS from 'typescript';
+
+type TypeScript = typeof TS;
+
+let typescript: TypeScript | null | undefined;
+
+/** TypeScript, or null when it cannot be loaded (then imports stay unresolved: no project analysis). */
+export function loadTypescript(): TypeScript | null {
+  if (typescript !== undefined) return typescript;
+  try {
+    // A literal `require` lets a bundler include TypeScript (lazily); plain ES modules have none.
+    typescript = (typeof require === 'function' ? require('typescript') : createRequire(import.meta.url)('typescript')) as TypeScript;
+  } catch {
+    typescript = null;
+  }
+  return typescript;
+}
+
+/** Extensions of files whose bodies we can read; declaration files have none. */
+const SOURCE_FILE = /\.(?:[cm]?[jt]sx?)$/i;
+const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
+
+interface ProjectConfig {
+  options: TS.CompilerOptions;
+  cache: TS.ModuleResolutionCache;
+}
+
+/** Parsed tsconfigs by path; `null` for a directory without one. */
+const configs = new Map<string, ProjectConfig>();
+/** Nearest tsconfig per directory. */
+const configOfDirectory = new Map<string, string | null>();
+/** (importing file's directory, specifier) -> resolved project file, or null. */
+const resolutions = new Map<string, string | null>();
+
+const DEFAULT_KEY = '<no tsconfig>';
+
+function defaultOptions(ts: TypeScript): TS.CompilerOptions {
+  // Without a tsconfig, resolve as a bundler would: package exports, extensionless relative paths.
+  return { allowJs: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, resolveJsonModule: false };
+}
+
+function nearestConfig(ts: TypeScript, directory: string): string | null {
+  const known = configOfDirectory.get(directory);
+  if (known !== undefined) return known;
+  let found: string | null = null;
+  try {
+    found = ts.findConfigFile(directory, ts.sys.fileExists, 'tsconfig.json') ?? ts.findConfigFile(directory, ts.sys.fileExists, 'jsconfig.json') ?? null;
+  } catch {
+    found = null;
+  }
+  configOfDirectory.set(directory, found);
+  return found;
+}
+
+function projectConfig(ts: TypeScript, directory: string): ProjectConfig {
+  const path = nearestConfig(ts, directory) ?? DEFAULT_KEY;
+  const cached = configs.get(path);
+  if (cached) return cached;
+  let options = defaultOptions(ts);
+  if (path !== DEFAULT_KEY) {
+    try {
+      const read = ts.readConfigFile(path, ts.sys.readFile);
+      if (read.config) {
+        const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(path), undefined, path);
+        // A broken or odd tsconfig still resolves what it can; JS files are always followed.
+        options = { ...parsed.options, allowJs: true, noEmit: true };
+      }
+    } catch {
+      // An unreadable tsconfig resolves like none.
+    }
+  }
+  const cache = ts.createModuleResolutionCache(dirname(path === DEFAULT_KEY ? directory : path), (f) => f, options);
+  const config = { options, cache };
+  configs.set(path, config);
+  return config;
+}
+
+function isProjectFile(file: string): boolean {
+  return SOURCE_FILE.test(file) && !DECLARATION_FILE.test(file) && !/[\\/]node_modules[\\/]/.test(file);
+}
+
+/**
+ * The project file an import specifier names, seen from `fromFile`; undefined for packages,
+ * declaration files, unresolvable specifiers, or when TypeScript is not available.
+ */
+export function resolveImport(fromFile: string, specifier: string): string | undefined {
+  if (!isAbsolute(fromFile) || specifier.length === 0 || specifier.length > 1024 || specifier.startsWith('node:')) return undefined;
+  const directory = dirname(fromFile);
+  const key = `${directory}\u0000${specifier}`;
+  const known = resolutions.get(key);
+  if (known !== undefined) return known ?? undefined;
+  let resolved: string | null = null;
+  const ts = loadTypescript();
+  if (ts) {
+    try {
+      const { options, cache } = projectConfig(ts, directory);
+      const result = ts.resolveModuleName(specifier, fromFile, options, ts.sys, cache);
+      const file = result.resolvedModule?.resolvedFileName;
+      if (file) {
+        // Workspace packages come through node_modules symlinks; their real path is project code.
+        const real = existsSync(file) ? realpathSync(file) : file;
+        if (isProjectFile(real)) resolved = real;
+      }
+    } catch {
+      resolved = null;
+    }
+  }
+  resolutions.set(key, resolved);
+  return resolved ?? undefined;
+}
+
+/** Whether a file name is one we parse as a module (by extension). */
+export function isModuleFileName(file: string): boolean {
+  return SOURCE_FILE.test(extname(file)) && !DECLARATION_FILE.test(file);
+}
+
+/** Forgets every resolution and tsconfig: after a tsconfig or package.json changes, or files move. */
+export function clearResolutions(): void {
+  configs.clear();
+  configOfDirectory.clear();
+  resolutions.clear();
+}

@@ -1,0 +1,167 @@
+/**
+ * Which project function a call invokes, and its summary: an imported function
+ * (`withLock(...)`), a namespace member (`locks.withLock(...)`), a static method of an
+ * imported class (`LockService.run(...)`), a method of an imported instance
+ * (`lockService.run(...)`), or of an instance of an imported class, created here or
+ * injected into a constructor (`this.locks.run(...)` with `constructor(private locks: LockService)`).
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { memberName, unwrap, type Node } from '../ast.js';
+import { resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
+import type { ProjectView } from './module-graph.js';
+import { receiverKey } from './receivers.js';
+import type { ExportSummary, FunctionSummary } from './summaries.js';
+
+/** Calls that hand out an instance of the class they are given: `moduleRef.get(LockService)`, `container.resolve(Repo)`. */
+const INSTANCE_LOOKUP = /^(?:get|resolve|inject|getRepository|getCustomRepository|getInstance|make)$/;
+
+export class ProjectCallees {
+  /** Receiver keys (`locks`, `this.locks`) -> the imported class they are an instance of. */
+  private readonly instances = new Map<string, ImportBinding>();
+  /** Classes of this file that extend an imported class: `this.m()` may be the base's method. */
+  private readonly bases = new Map<TSESTree.ClassDeclaration | TSESTree.ClassExpression, ImportBinding>();
+  private readonly memo = new Map<Node, FunctionSummary | null>();
+  /** Calls whose callee is in a module still being summarised (an import cycle): unknown for now. */
+  private readonly pendingCalls = new Set<Node>();
+
+  constructor(
+    readonly view: ProjectView,
+    private readonly imports: ImportTable,
+  ) {}
+
+  /** The imported class an expression creates or names as a type. */
+  private classOf(init: Node | undefined, annotation: TSESTree.TypeNode | undefined): ImportBinding | undefined {
+    if (init) {
+      const node = unwrap(init);
+      if (node.type === AST_NODE_TYPES.NewExpression) {
+        const binding = resolveImported(node.callee, this.imports);
+        if (binding) return binding;
+      }
+      if (node.type === AST_NODE_TYPES.CallExpression && INSTANCE_LOOKUP.test(memberName(unwrap(node.callee)) ?? (unwrap(node.callee).type === AST_NODE_TYPES.Identifier ? (unwrap(node.callee) as TSESTree.Identifier).name : ''))) {
+        const first = node.arguments[0];
+        if (first && first.type !== AST_NODE_TYPES.SpreadElement) {
+          const binding = resolveImported(first, this.imports);
+          if (binding) return binding;
+        }
+      }
+      const key = receiverKey(node);
+      if (key && this.instances.has(key)) return this.instances.get(key);
+    }
+    return resolveTypeAnnotation(annotation, this.imports);
+  }
+
+  /** Registers what a declaration binds (same node kinds as the receiver table). */
+  record(node: Node): void {
+    switch (node.type) {
+      case AST_NODE_TYPES.VariableDeclarator: {
+        if (node.id.type !== AST_NODE_TYPES.Identifier) return;
+        const binding = this.classOf(node.init ?? undefined, node.id.typeAnnotation?.typeAnnotation);
+        if (binding) this.instances.set(node.id.name, binding);
+        return;
+      }
+      case AST_NODE_TYPES.AssignmentExpression: {
+        if (node.operator !== '=') return;
+        const key = receiverKey(node.left);
+        const binding = this.classOf(node.right, undefined);
+        if (key && binding) this.instances.set(key, binding);
+        return;
+      }
+      case AST_NODE_TYPES.PropertyDefinition: {
+        const name = node.key.type === AST_NODE_TYPES.Identifier ? node.key.name : undefined;
+        const binding = name ? this.classOf(node.value ?? undefined, node.typeAnnotation?.typeAnnotation) : undefined;
+        if (name && binding) this.instances.set(`this.${name}`, binding);
+        return;
+      }
+      case AST_NODE_TYPES.TSParameterProperty: {
+        const param = node.parameter.type === AST_NODE_TYPES.AssignmentPattern ? node.parameter.left : node.parameter;
+        if (param.type !== AST_NODE_TYPES.Identifier) return;
+        const binding = this.classOf(undefined, param.typeAnnotation?.typeAnnotation);
+        if (binding) {
+          this.instances.set(`this.${param.name}`, binding);
+          this.instances.set(param.name, binding);
+        }
+        return;
+      }
+      case AST_NODE_TYPES.Identifier: {
+        const binding = this.classOf(undefined, node.typeAnnotation?.typeAnnotation);
+        if (binding) this.instances.set(node.name, binding);
+        return;
+      }
+      case AST_NODE_TYPES.ClassDeclaration:
+      case AST_NODE_TYPES.ClassExpression: {
+        const binding = node.superClass ? resolveImported(node.superClass, this.imports) : undefined;
+        if (binding) this.bases.set(node, binding);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** The summary of the project function `call` invokes, if it invokes one we could read. */
+  summaryOf(call: TSESTree.CallExpression | TSESTree.NewExpression): FunctionSummary | undefined {
+    const cached = this.memo.get(call);
+    if (cached !== undefined) return cached ?? undefined;
+    let found: FunctionSummary | undefined;
+    this.view.pending = false;
+    try {
+      found = this.lookup(call);
+    } catch {
+      found = undefined;
+    }
+    if (this.view.pending) this.pendingCalls.add(call);
+    this.memo.set(call, found ?? null);
+    return found;
+  }
+
+  /** Whether the callee of `call` was unknown only because of an import cycle. */
+  isPending(call: Node): boolean {
+    return this.pendingCalls.has(call);
+  }
+
+  private lookup(call: TSESTree.CallExpression | TSESTree.NewExpression): FunctionSummary | undefined {
+    if (call.type === AST_NODE_TYPES.NewExpression) return undefined;
+    const callee = unwrap(call.callee);
+    if (callee.type === AST_NODE_TYPES.Identifier) {
+      const binding = this.imports.get(callee.name);
+      const exported = binding && this.view.exportOfBinding(binding);
+      return exported?.kind === 'function' ? exported.fn : undefined;
+    }
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    const method = memberName(callee);
+    if (!method) return undefined;
+    const object = unwrap(callee.object);
+    // `LockService.run(...)`, `locks.withLock(...)`, `lockService.run(...)`: the object is an import.
+    if (object.type === AST_NODE_TYPES.Identifier) {
+      const binding = this.imports.get(object.name);
+      if (binding) return memberOf(this.view.exportOfBinding(binding), method, 'static');
+    }
+    if (object.type === AST_NODE_TYPES.NewExpression) {
+      const binding = resolveImported(object.callee, this.imports);
+      if (binding) return memberOf(this.view.exportOfBinding(binding), method, 'instance');
+    }
+    const key = receiverKey(object);
+    const instance = key ? this.instances.get(key) : undefined;
+    if (instance) return memberOf(this.view.exportOfBinding(instance), method, 'instance');
+    if (object.type === AST_NODE_TYPES.ThisExpression) {
+      const base = this.baseOf(call);
+      if (base) return memberOf(this.view.exportOfBinding(base), method, 'instance');
+    }
+    return undefined;
+  }
+
+  /** The imported base class of the class `node` is in, if any. */
+  private baseOf(node: Node): ImportBinding | undefined {
+    for (let current = node.parent; current; current = current.parent) {
+      if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) return this.bases.get(current);
+    }
+    return undefined;
+  }
+}
+
+function memberOf(exported: ExportSummary | undefined, name: string, how: 'static' | 'instance'): FunctionSummary | undefined {
+  if (!exported) return undefined;
+  if (exported.kind === 'object') return exported.members.get(name);
+  if (exported.kind === 'class') return how === 'static' ? exported.statics.get(name) : exported.methods.get(name);
+  return undefined;
+}

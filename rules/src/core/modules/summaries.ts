@@ -1,0 +1,122 @@
+import { basename, relative, sep } from 'node:path';
+
+/**
+ * Function summaries as data: what calling a function of the project does, in the terms
+ * the analysis uses for library models (the callback argument of a callback acquire, the
+ * properties of a handle that carry a token, the advice for users without a token), so a
+ * lock helper from `src/utils/lock.ts` and one from `redlock` read the same way.
+ *
+ * Arguments are named by position. A summary holds no AST: it outlives the parse of the
+ * module it describes and is cached by that module's path and content hash.
+ */
+
+/** A place in a project file. Lines are 1-based, columns 0-based (ESLint's `loc`). */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface AcquireSummary {
+  /**
+   * `callback`: the lock is held while the callback argument runs (`withLock(key, fn)`);
+   * `handle`: the call returns with the lock held, until a release (`acquireLock(key)`).
+   */
+  style: 'callback' | 'handle';
+  /** Index of the callback argument (-1 is the last), as in a lock model's `CallbackMethod`. */
+  callbackArg?: number;
+  /** The argument that names the lock, when one does: a release by name must name the same. */
+  keyArg?: number;
+  /** Properties of the returned handle that carry a fence token. */
+  tokenProperties: string[];
+  /** The lock taken inside: a model id (`redlock`, `redis-set-nx`, `pg-advisory-lock`, `custom`, ...). */
+  library: string;
+  /** How messages name the lock taken inside, as Markdown: `` `redis.set(… NX)` ``. */
+  label: string;
+  /** Where a real fence token can come from, from the model of the lock inside. */
+  advice: string;
+  /** The acquire itself, in its module. */
+  at: SourceLocation;
+  /** Calls from the summarised function down to the acquire (for code flows), outermost first. */
+  flow: SourceLocation[];
+}
+
+export interface ReleaseSummary {
+  /** `handle`: the argument is the handle an acquire returned; `name`: it is the lock's key. */
+  by: 'handle' | 'name';
+  arg: number;
+}
+
+export interface WriteSummary {
+  /** 'sql', 'knex', 'object', 'api' (the sink family of the write inside). */
+  sink: string;
+  /** How messages name the write, as Markdown: `` `UPDATE accounts` ``, `` `prisma.account.update` ``. */
+  label: string;
+  at: SourceLocation;
+  /** The write compares and stores a fence token whatever the caller passes. */
+  fenced: boolean;
+  /** Arguments that reach the write's condition as its token: fenced when the caller passes a token there. */
+  conditionArgs: number[];
+  /** The write is reported in its own module already (a token or lease passed in and not used). */
+  reportedThere: boolean;
+  /** Calls from the summarised function down to the write, outermost first, then the write. */
+  flow: SourceLocation[];
+}
+
+export interface FunctionSummary {
+  /** `withLock`, `LockService.run`, `AccountRepository.save`. */
+  name: string;
+  at: SourceLocation;
+  params: string[];
+  acquire?: AcquireSummary;
+  releases: ReleaseSummary[];
+  writes: WriteSummary[];
+  /**
+   * The function returns a fence token: the value itself (`properties` empty) or an object
+   * whose `properties` carry one.
+   */
+  returnsToken?: { properties: string[] };
+  /** The function asks whether a lease is still held: a check, not a fence. */
+  checksLease?: boolean;
+  /** The function returns a condition that compares the token argument `tokenArg` (a fence built by a helper). */
+  conditionFragment?: { tokenArg: number; column?: string };
+  /** The function returns SQL text (built here, run elsewhere). */
+  returnsSql?: string;
+  /** Computed on partial knowledge (recursion, a budget): callers fall back to what names say. */
+  partial: boolean;
+}
+
+export type ExportSummary =
+  | { kind: 'function'; fn: FunctionSummary }
+  /** A class: `statics` are called on the class, `methods` on its instances. */
+  | { kind: 'class'; name: string; statics: Map<string, FunctionSummary>; methods: Map<string, FunctionSummary> }
+  /** An object whose members are functions: an exported instance or object literal. */
+  | { kind: 'object'; members: Map<string, FunctionSummary> }
+  /** An export that is another module's export (`export { x } from './y'`, or an imported name exported again). */
+  | { kind: 'reexport'; file: string; name: string }
+  /** Anything else: known to exist, nothing to say about calling it. */
+  | { kind: 'value' };
+
+export interface ModuleSummary {
+  file: string;
+  /** Content hash of the text the summary was computed from. */
+  hash: string;
+  exports: Map<string, ExportSummary>;
+  /** Modules whose exports this one exports as its own (`export * from './y'`), resolved. */
+  starExports: string[];
+  /** Why the module has no summary: too large, unreadable, does not parse. */
+  skipped?: 'too-large' | 'unreadable' | 'unparseable' | 'budget';
+}
+
+/** Whether a function summary says anything a caller must act on. */
+export function summaryMatters(summary: FunctionSummary): boolean {
+  return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.checksLease === true;
+}
+
+/** `../utils/lock.ts:14`: relative to the directory `from` (the linted file's), forward slashes. */
+export function formatLocation(at: SourceLocation, from: string | undefined): string {
+  const file = from ? relative(from, at.file) || basename(at.file) : at.file;
+  return `${file.split(sep).join('/')}:${at.line}`;
+}
