@@ -29,6 +29,7 @@ function writesOf(code: string): string[] {
     if (w.sink === 'sql') return `${w.call.client?.id ?? 'sql'}:${w.call.method}`;
     if (w.sink === 'knex') return `knex:${w.write.method}`;
     if (w.sink === 'object') return `${w.write.model.id}:${w.write.method}`;
+    if (w.sink === 'call') return `call:${w.callee.name}`;
     return `${w.write.model.id}`;
   });
 }
