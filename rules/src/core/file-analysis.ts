@@ -8,6 +8,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { contains, memberName, walk, type FunctionNode, type Node } from './ast.js';
 import { findAcquires, type AcquireSite } from './locks/acquires.js';
+import { LOCK_KEY_NAME } from './models/locks.js';
 import { FunctionIndex } from './modules/functions.js';
 import { recordImport, type ImportTable } from './modules/imports.js';
 import { projectGraph } from './modules/module-graph.js';
@@ -21,6 +22,7 @@ import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { lockModels, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
+import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
 import { buildModuleSummary } from './module-summaries.js';
 
@@ -83,6 +85,9 @@ export type WriteReading =
   | Omit<ObjectWriteSite, 'acquire'>
   | Omit<ApiWriteSite, 'acquire'>;
 
+/** A write in a function handed a token or lease by its caller, outside any critical section of this file. */
+export type ReceivedWriteSite = WriteReading & { received: ReceivedLease };
+
 export interface AnalysisOptions {
   /** Absolute path of the file: its imports are followed into the project's modules. */
   file?: string;
@@ -96,6 +101,10 @@ export interface FileAnalysis {
   acquires: AcquireSite[];
   /** Protected writes reached while a lock is held. */
   writes: WriteSite[];
+  /** Functions handed a fence token or a lease by their caller (the acquire is elsewhere). */
+  received: ReceivedLease[];
+  /** Protected writes of those functions (and of same-file functions they call) outside any section. */
+  receivedWrites: ReceivedWriteSite[];
   /** Every SQL call reached while a lock is held, reads included, in source order. */
   sqlCalls: Array<{ call: SqlCall; acquire: AcquireSite }>;
   /** Every call expression of the file, in source order. */
@@ -162,12 +171,13 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const tagged: TSESTree.TaggedTemplateExpression[] = [];
   const constructed: TSESTree.NewExpression[] = [];
   const membersRead = new Map<string, Set<string>>();
+  const functionNodes: FunctionNode[] = [];
 
   const readWrite: FileAnalysis['readWrite'] = (node, isTokenValue = (n) => tracer.isToken(n), earlier = []) =>
     readWriteAt(node, { receivers, sourceCode, isTokenValue, isNonTokenValue: (n) => tracer.isNonToken(n), earlier });
   let tracer = new TokenTracer(sourceCode, functions, [], { imports });
   const empty = (): FileAnalysis => ({
-    acquires: [], writes: [], sqlCalls: [], calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined, readWrite, file: options.file,
+    acquires: [], writes: [], received: [], receivedWrites: [], sqlCalls: [], calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined, readWrite, file: options.file,
   });
   if (!options.summaryMode && !LOCK_HINT.test(sourceCode.text)) return empty();
 
@@ -202,6 +212,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       case AST_NODE_TYPES.FunctionExpression:
       case AST_NODE_TYPES.ArrowFunctionExpression:
         functions.record(node);
+        functionNodes.push(node);
         if (node.type === AST_NODE_TYPES.FunctionDeclaration) receivers.record(node);
         for (const param of node.params) {
           if (param.type !== AST_NODE_TYPES.Identifier) continue;
@@ -262,7 +273,14 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     labelBase: options.file ? dirname(options.file) : undefined,
   });
   tracer = new TokenTracer(sourceCode, functions, acquires, { imports, hooks: summaryOf && { returnsToken: (call, path) => summaryReturnsToken(summaryOf(call), path) } });
-  if (acquires.length === 0) return { ...empty(), tracer, callees };
+  // A function that takes its own lock is judged by that lock's section.
+  const received = findReceivedLeases(
+    functionNodes.filter((fn) => !acquires.some((a) => contains(fn, a.node))),
+    tracer,
+    receivers,
+    sourceCode,
+  );
+  if (acquires.length === 0 && received.length === 0) return { ...empty(), tracer, callees };
 
   // Functions reached from each critical section: the section runs their bodies too.
   const reached = new Map<FunctionNode, AcquireSite>();
@@ -281,6 +299,32 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     }
   }
 
+  // Same for the functions handed a lease: their same-file callees run under it too.
+  const reachedFromReceived = new Map<FunctionNode, ReceivedLease>();
+  for (const lease of received) {
+    const queue: Array<{ range: TSESTree.Range; depth: number }> = [{ range: bodyOf(lease.fn), depth: 0 }];
+    while (queue.length > 0) {
+      const { range, depth } = queue.shift()!;
+      if (depth >= MAX_CALL_DEPTH) continue;
+      for (const call of calls) {
+        if (!contains(range, call)) continue;
+        const fn = functions.callee(call);
+        if (!fn || reachedFromReceived.has(fn) || received.some((r) => r.fn === fn) || acquires.some((a) => contains(fn, a.node))) continue;
+        reachedFromReceived.set(fn, lease);
+        queue.push({ range: bodyOf(fn), depth: depth + 1 });
+      }
+    }
+  }
+  const receivedOf = (node: Node): ReceivedLease | undefined => {
+    let best: ReceivedLease | undefined;
+    for (const lease of received) {
+      if (contains(bodyOf(lease.fn), node) && (!best || best.fn.range[0] <= lease.fn.range[0])) best = lease;
+    }
+    if (best) return best;
+    for (const [fn, lease] of reachedFromReceived) if (contains(bodyOf(fn), node)) return lease;
+    return undefined;
+  };
+
   const sectionOf = (node: Node): AcquireSite | undefined => {
     let best: AcquireSite | undefined;
     for (const site of acquires) {
@@ -293,13 +337,21 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
 
   const writes: WriteSite[] = [];
   const sqlCalls: FileAnalysis['sqlCalls'] = [];
+  const receivedWrites: ReceivedWriteSite[] = [];
+  const receivedSql: Array<{ call: SqlCall }> = [];
 
   const candidates: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression> = [...calls, ...tagged, ...constructed].sort(
     (a, b) => a.range[0] - b.range[0],
   );
   for (const node of candidates) {
     const acquire = sectionOf(node);
-    if (!acquire) continue;
+    if (!acquire) {
+      const lease = receivedOf(node);
+      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql });
+      if (reading?.sink === 'sql') receivedSql.push({ call: reading.call });
+      if (lease && reading && !isLeaseUpkeep(reading, lease)) receivedWrites.push({ ...reading, received: lease });
+      continue;
+    }
     const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
@@ -317,7 +369,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const call = readSqlCall(node, sourceCode, receivers);
     if (call) sqlCalls.push({ call, acquire });
   }
-  return { acquires, writes, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
+  return { acquires, writes, received, receivedWrites, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
 }
 
 interface WriteEnv {
@@ -325,7 +377,7 @@ interface WriteEnv {
   sourceCode: SourceCode;
   isTokenValue: (node: Node) => boolean;
   isNonTokenValue: (node: Node) => boolean;
-  earlier: FileAnalysis['sqlCalls'];
+  earlier: ReadonlyArray<{ call: SqlCall }>;
   /** The key of a Redis SET NX lock held here: writing it is the lock's own business. */
   lockKeyText?: string;
 }
@@ -404,11 +456,28 @@ function callWriteSite(node: TSESTree.CallExpression | TSESTree.NewExpression, a
   return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow };
 }
 
+/** Columns that keep a lease itself: its holder, its expiry, its token, its heartbeat. */
+const LEASE_COLUMN = /^(?:lease|lock|owner|holder|locked_?by|owned_?by|worker|claimed_?by)|expir|until|heartbeat|ttl|deadline|renewed|fenc|token|generation|epoch/i;
+
+/**
+ * A write of a function handed a lease that keeps the lease itself: SQL that sets only the
+ * lease's holder, expiry or token columns, or a Redis write to the lock key (`lock:${key}`,
+ * `lease.key`). Renewing a lease is not a late data write.
+ */
+function isLeaseUpkeep(reading: WriteReading, lease: ReceivedLease): boolean {
+  if (reading.sink === 'sql') {
+    return reading.verdicts.every((v) => v.statement.assignments.length > 0 && v.statement.assignments.every((a) => LEASE_COLUMN.test(a.column.split('.').pop() ?? a.column)));
+  }
+  if (reading.sink !== 'api' || reading.write.api !== 'redis') return false;
+  const key = reading.write.keyText;
+  return key === undefined || LOCK_KEY_NAME.test(key) || new RegExp(`(?<![\\w$])${lease.param.name}(?![\\w$])`).test(key);
+}
+
 /**
  * `SELECT ... FOR UPDATE` on the same table earlier in the same function: the row stays
  * locked until the transaction ends, so the check and the write are one step.
  */
-function lockedByEarlierSelect(node: Node, statements: WriteVerdict['statement'][], earlier: FileAnalysis['sqlCalls']): boolean {
+function lockedByEarlierSelect(node: Node, statements: WriteVerdict['statement'][], earlier: ReadonlyArray<{ call: SqlCall }>): boolean {
   const tables = new Set(statements.map((s) => s.table));
   return earlier.some(({ call }) =>
     call.node !== node &&

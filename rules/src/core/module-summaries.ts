@@ -573,7 +573,7 @@ class ModuleSummarizer implements ModuleBuilder {
           const asToken = analysis.readWrite(node, (v) => this.paramSources(v, fn).has(i) || analysis.tracer.isToken(v));
           if (asToken?.fenced) conditionArgs.push(i);
         }
-        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: false, conditionArgs, reportedThere: false, flow: [locationOf(this.file, reading.node)] });
+        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: false, conditionArgs, reportedThere: analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced), flow: [locationOf(this.file, reading.node)] });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
-import { getFileAnalysis, type WriteSite } from '../core/file-analysis.js';
+import { getFileAnalysis, type ReceivedWriteSite, type WriteSite } from '../core/file-analysis.js';
+import { RECEIVED_LEASE_ADVICE } from '../core/models/locks.js';
 import { camel } from '../core/sinks/object-writes.js';
 import { knexFenceFix, objectFenceFix, sqlFenceFix } from '../core/fixes/fence-fix.js';
 import { formatLocation } from '../core/modules/summaries.js';
@@ -7,10 +8,18 @@ import { createRule } from '../util/create-rule.js';
 import { callHeadLoc } from '../util/report-location.js';
 
 export type Options = [{ tokenColumn?: string }];
-export type MessageIds = 'missingFence' | 'missingFenceNoToken' | 'tokenNotStored' | 'callWritesUnfenced' | 'addFenceCondition' | 'storeToken';
+export type MessageIds =
+  | 'missingFence'
+  | 'missingFenceNoToken'
+  | 'receivedTokenUnused'
+  | 'receivedLeaseUnfenced'
+  | 'tokenNotStored'
+  | 'callWritesUnfenced'
+  | 'addFenceCondition'
+  | 'storeToken';
 
 /** The token column of another fenced write in the same file, so suggestions follow the file's own schema. */
-function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
+function inferTokenColumn(writes: ReadonlyArray<WriteSite | ReceivedWriteSite>): string | undefined {
   for (const write of writes) {
     if (!write.fenced) continue;
     if (write.sink === 'sql') {
@@ -24,7 +33,7 @@ function inferTokenColumn(writes: readonly WriteSite[]): string | undefined {
 }
 
 /** The fence in the write's own vocabulary: SQL, a knex link or an object filter. */
-function exampleFor(write: WriteSite, column: string): string {
+function exampleFor(write: WriteSite | ReceivedWriteSite, column: string): string {
   if (write.sink === 'sql') return `AND ${column} < $n … SET ${column} = $n`;
   if (write.sink === 'knex') return `.where('${column}', '<', token)`;
   if (write.sink === 'call') return `pass the token in and compare and store \`${column}\` there`;
@@ -63,6 +72,10 @@ export default createRule<Options, MessageIds>({
         'This write runs under the lock taken by {{acquire}} on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. Compare and store the token in the write itself ({{example}}) and treat "0 rows" as stale.',
       missingFenceNoToken:
         'This write runs under the lock taken by {{acquire}} on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. No fence token is in scope here; {{advice}}, then compare and store it in the write ({{example}}).',
+      receivedTokenUnused:
+        'This write runs in `{{fn}}`, whose caller hands it the fence token `{{token}}` (line {{line}}), but the write\'s condition does not compare it: if the caller\'s lease expires before the write lands, it overwrites a newer holder\'s data. Compare and store `{{token}}` in the write itself ({{example}}) and treat "0 rows" as stale.',
+      receivedLeaseUnfenced:
+        'This write runs in `{{fn}}`, whose caller hands it the lease `{{lease}}` (line {{line}}), but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. {{advice}}, then compare and store it in the write ({{example}}).',
       tokenNotStored:
         'This write compares `{{column}}` but does not store the new token, so after a newer holder writes, an older token still passes the check. Set `{{column}}` to the token in the same statement.',
       callWritesUnfenced:
@@ -89,12 +102,14 @@ export default createRule<Options, MessageIds>({
     return {
       'Program:exit'() {
         const analysis = getFileAnalysis(context);
-        if (analysis.writes.length === 0) return;
-        const column = inferTokenColumn(analysis.writes) ?? options.tokenColumn ?? analysis.tokenColumn;
-        for (const write of analysis.writes) {
+        if (analysis.writes.length === 0 && analysis.receivedWrites.length === 0) return;
+        const all: Array<WriteSite | ReceivedWriteSite> = [...analysis.writes, ...analysis.receivedWrites];
+        const column = inferTokenColumn(all) ?? options.tokenColumn ?? analysis.tokenColumn;
+        for (const write of all) {
           if (write.fenced) continue;
-          const { acquire } = write;
-          if (write.sink === 'call') {
+          const acquire = 'acquire' in write ? write.acquire : undefined;
+          const received = 'received' in write ? write.received : undefined;
+          if (write.sink === 'call' && acquire) {
             context.report({
               loc: callHeadLoc(write.node),
               messageId: 'callWritesUnfenced',
@@ -108,7 +123,8 @@ export default createRule<Options, MessageIds>({
             });
             continue;
           }
-          const token = analysis.tracer.tokenInScope(write.node, acquire);
+          if (write.sink === 'call') continue;
+          const token = received?.token ?? analysis.tracer.tokenInScope(write.node, acquire);
           const compared = write.sink === 'sql' ? write.verdicts.every((v) => v.tokenCompared) : write.sink === 'api' ? false : write.verdict.tokenCompared;
           const fix =
             token === undefined
@@ -124,14 +140,24 @@ export default createRule<Options, MessageIds>({
             write.sink === 'sql' ? write.verdicts.find((v) => v.tokenCompared && !v.tokenStored)?.column : write.sink === 'api' ? undefined : write.verdict.column;
           const example = exampleFor(write, column);
           const data = {
-            acquire: acquire.label,
-            line: acquire.node.loc.start.line,
+            acquire: acquire?.label ?? '',
+            line: acquire ? acquire.node.loc.start.line : received!.param.loc.start.line,
             example,
-            advice: acquire.advice,
+            advice: acquire?.advice ?? RECEIVED_LEASE_ADVICE,
             column: storedColumn ?? (write.sink === 'object' ? camel(column) : column),
             token: token ?? '',
+            fn: received?.fnName ?? '',
+            lease: received?.param.name ?? '',
           };
-          const messageId: MessageIds = compared ? 'tokenNotStored' : token === undefined ? 'missingFenceNoToken' : 'missingFence';
+          const messageId: MessageIds = compared
+            ? 'tokenNotStored'
+            : received
+              ? token === undefined
+                ? 'receivedLeaseUnfenced'
+                : 'receivedTokenUnused'
+              : token === undefined
+                ? 'missingFenceNoToken'
+                : 'missingFence';
           context.report({
             loc: callHeadLoc(write.node),
             messageId,

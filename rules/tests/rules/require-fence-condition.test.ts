@@ -1513,3 +1513,163 @@ export async function save(key: string, body: string) {
     },
   ],
 });
+
+// A token or lease received as a parameter: the acquire happens in a caller.
+const pgLogger = `import { Pool } from 'pg';
+import pino from 'pino';
+const pool = new Pool();
+const log = pino();
+export interface Lease { leaseId: string; fenceToken: bigint }
+`;
+
+ruleTester.run('require-fence-condition: tokens and leases received as parameters', rule, {
+  valid: [
+    {
+      name: 'a function handed the token compares and stores it',
+      code: `${pgLogger}
+export async function saveState(key: string, value: string, fenceToken: bigint) {
+  const result = await pool.query('UPDATE state SET value = $1, fence_token = $3 WHERE key = $2 AND fence_token < $3', [value, key, fenceToken]);
+  if (result.rowCount === 0) throw new Error('stale');
+}`,
+    },
+    {
+      name: "a function handed the lease compares and stores the lease's token, in any column",
+      code: `${pgLogger}
+export async function saveState(lease: Lease, key: string, value: string) {
+  await pool.query('UPDATE state SET value = $1, revision = $3 WHERE key = $2 AND revision < $3', [value, key, lease.fenceToken]);
+}`,
+    },
+    {
+      name: 'a function handed the lease passes its token on to a helper that writes fenced',
+      code: `${pgLogger}
+async function writeFenced(key: string, value: string, order: bigint) {
+  await pool.query('UPDATE state SET value = $1, fence_token = $3 WHERE key = $2 AND fence_token < $3', [value, key, order]);
+}
+export async function saveState(lease: Lease, key: string, value: string) {
+  log.info({ leaseId: lease.leaseId }, 'saving');
+  await writeFenced(key, value, lease.fenceToken);
+}`,
+    },
+    {
+      name: 'an auth token, a boolean `lock` flag and an untyped `lock` that carries nothing are not leases',
+      code: `${pgLogger}
+export async function rename(token: string, id: string, name: string) {
+  await pool.query('UPDATE users SET name = $1 WHERE id = $2', [name, id]);
+}
+export async function setLocked(id: string, lock: boolean) {
+  await pool.query('UPDATE users SET locked = $1 WHERE id = $2', [lock, id]);
+}
+export async function close(lock: unknown, id: string) {
+  await pool.query('UPDATE tickets SET open = false WHERE id = $1', [id]);
+}`,
+    },
+    {
+      name: "keeping the lease's own row (renew, heartbeat) is lease upkeep, not a data write",
+      code: `${pgLogger}
+export async function renewLease(lease: Lease) {
+  await pool.query("UPDATE jobs SET lease_expires_at = now() + interval '30 seconds' WHERE lease_id = $1", [lease.leaseId]);
+}
+export async function recordProgress(lease: Lease, jobId: string) {
+  await pool.query('UPDATE jobs SET heartbeat_at = now(), locked_until = now() WHERE id = $1', [jobId]);
+}`,
+    },
+    {
+      name: 'a parameter named like a token that every caller fills from the clock is no token',
+      code: `${pgLogger}
+async function markSeen(key: string, fenceToken: number) {
+  await pool.query('UPDATE marks SET seen = true WHERE key = $1', [key]);
+}
+export async function tick(key: string) {
+  await markSeen(key, Date.now());
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a function handed the token writes without it; the suggestion uses the parameter',
+      code: `${pgLogger}
+export async function saveState(key: string, value: string, fenceToken: bigint) {
+  await pool.query('UPDATE state SET value = $1 WHERE key = $2', [value, key]);
+}`,
+      errors: [
+        {
+          messageId: 'receivedTokenUnused',
+          line: 8,
+          data: { fn: 'saveState', token: 'fenceToken', line: 7, example: 'AND fence_token < $n … SET fence_token = $n' },
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `${pgLogger}
+export async function saveState(key: string, value: string, fenceToken: bigint) {
+  await pool.query('UPDATE state SET value = $1, fence_token = $3 WHERE key = $2 AND fence_token < $3', [value, key, fenceToken]);
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a lease used only for logging, then an unfenced write',
+      code: `${pgLogger}
+export async function saveState(lease: Lease, key: string, value: string) {
+  log.info({ leaseId: lease.leaseId, token: lease.fenceToken }, 'saving');
+  await pool.query('UPDATE state SET value = $1 WHERE key = $2', [value, key]);
+}`,
+      errors: [
+        {
+          messageId: 'receivedTokenUnused',
+          line: 9,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `${pgLogger}
+export async function saveState(lease: Lease, key: string, value: string) {
+  log.info({ leaseId: lease.leaseId, token: lease.fenceToken }, 'saving');
+  await pool.query('UPDATE state SET value = $1, fence_token = $3 WHERE key = $2 AND fence_token < $3', [value, key, lease.fenceToken]);
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: "a redlock Lock handed in carries no token: the message says where one comes from; a same-file callee's write counts",
+      code: `${pgLogger}
+import type { Lock } from 'redlock';
+async function persist(id: string) {
+  await pool.query('UPDATE jobs SET status = $1 WHERE id = $2', ['done', id]);
+}
+export async function finish(lock: Lock, id: string) {
+  await persist(id);
+  await lock.release();
+}`,
+      errors: [{ messageId: 'receivedLeaseUnfenced', line: 9, suggestions: [] }],
+    },
+    {
+      name: 'callers pass the acquire handle to a parameter of any name',
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+async function apply(ctx: unknown, key: string, value: string) {
+  await pool.query('UPDATE state SET value = $1 WHERE key = $2', [value, key]);
+}
+export async function run(key: string, value: string) {
+  const held = await redlock.acquire([key], 5000);
+  try { await apply(held, key, value); } finally { await held.release(); }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 6, suggestions: [] }],
+    },
+    {
+      name: 'a token received from a caller compared but not stored',
+      code: `${pgLogger}
+export async function saveState(key: string, value: string, fenceToken: bigint) {
+  await pool.query('UPDATE state SET value = $1 WHERE key = $2 AND fence_token < $3', [value, key, fenceToken]);
+}`,
+      errors: [{ messageId: 'tokenNotStored', line: 8, suggestions: [{ messageId: 'storeToken', output: `${pgLogger}
+export async function saveState(key: string, value: string, fenceToken: bigint) {
+  await pool.query('UPDATE state SET value = $1, fence_token = $3 WHERE key = $2 AND fence_token < $3', [value, key, fenceToken]);
+}` }] }],
+    },
+  ],
+});

@@ -39,7 +39,7 @@ function insertIntoArray(array: TSESTree.ArrayExpression, index: number, text: s
   return { range: [element.range[0], element.range[0]], text: `${text}, ` };
 }
 
-export function sqlFenceFix(site: SqlWriteSite, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
+export function sqlFenceFix(site: Omit<SqlWriteSite, 'acquire'>, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
   const verdict = site.verdicts.find((v) => !v.tokenCompared || !v.tokenStored);
   if (!verdict) return undefined;
   const { call } = site;
@@ -116,7 +116,7 @@ function mergeSameRange(edits: Edit[]): Edit[] {
   return out;
 }
 
-export function knexFenceFix(site: KnexWriteSite, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
+export function knexFenceFix(site: Omit<KnexWriteSite, 'acquire'>, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
   const { write, verdict } = site;
   const useColumn = verdict.column ?? column;
   const edits: Edit[] = [];
@@ -157,7 +157,7 @@ function appendProperty(object: TSESTree.ObjectExpression, text: string, sourceC
 }
 
 /** Prisma and MongoDB filters: add `{ <key>: { lt|$lt: token } }` and store the token with the values. */
-export function objectFenceFix(site: ObjectWriteSite, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
+export function objectFenceFix(site: Omit<ObjectWriteSite, 'acquire'>, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
   const { write, verdict } = site;
   if (write.api !== 'prisma' && write.api !== 'mongodb') return undefined;
   if (!write.filter) return undefined;

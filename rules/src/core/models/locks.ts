@@ -166,6 +166,8 @@ export const VALIDITY_HELPER_ASSERT = /^(?:assert|ensure|verify|require|check)/;
 /** Method names that release a lock on a handle or an authority of any library. */
 export const GENERIC_RELEASE_METHOD = /^(?:release|unlock|releaseLock|releaseLease|free|revoke|end)$/;
 export const CUSTOM_ADVICE = `return a fence token from the authority's acquire: ${DURABLE_COUNTER}`;
+/** For a function handed a lease that carries no token: where its callers can get one. */
+export const RECEIVED_LEASE_ADVICE = `Have the caller pass the fence token its acquire returns, or ${DURABLE_COUNTER}`;
 
 /** In-process locks: they never expire under a running worker, so no late write exists. */
 export const LOCAL_LOCK_PACKAGES = ['async-mutex', 'async-lock', 'await-lock', 'await-semaphore', 'p-limit', 'p-queue', 'semaphore-async-await', 'async-sema'];

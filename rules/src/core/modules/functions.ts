@@ -58,12 +58,19 @@ export class FunctionIndex {
     return candidates?.length === 1 ? candidates[0] : undefined;
   }
 
+  /** Names each function is declared under, built on first use (after every record). */
+  private keysByFunction: Map<FunctionNode, string[]> | undefined;
+
   /** Calls that invoke `fn`, found by the name it is declared under. */
   callersOf(fn: FunctionNode): TSESTree.CallExpression[] {
-    const out: TSESTree.CallExpression[] = [];
-    for (const [key, target] of this.byName) {
-      if (target === fn) out.push(...(this.callsByKey.get(key) ?? []));
+    if (!this.keysByFunction) {
+      this.keysByFunction = new Map();
+      for (const [key, target] of this.byName) {
+        const keys = this.keysByFunction.get(target);
+        if (keys) keys.push(key);
+        else this.keysByFunction.set(target, [key]);
+      }
     }
-    return out;
+    return (this.keysByFunction.get(fn) ?? []).flatMap((key) => this.callsByKey.get(key) ?? []);
   }
 }

@@ -128,6 +128,8 @@ export class TokenTracer {
   private readonly hooks: TokenTracerHooks;
   private readonly returnsOf = new Map<FunctionNode, Node[]>();
   private readonly thisWrites = new Map<Node, Map<string, Node[]>>();
+  /** While set, names decide nothing: only origins count. */
+  private strict = false;
 
   constructor(
     private readonly sourceCode: SourceCode,
@@ -160,10 +162,22 @@ export class TokenTracer {
     return this.evaluate(node, [HANDLE], 0) === 'token';
   }
 
+  /** A value traced to an acquire's handle by where it comes from, names aside. */
+  isHandleByOrigin(node: Node): boolean {
+    const key = receiverKey(unwrap(node));
+    if (key && this.handles.has(key)) return true;
+    this.strict = true;
+    try {
+      return this.evaluate(node, [HANDLE], 0) === 'token';
+    } finally {
+      this.strict = false;
+    }
+  }
+
   private evaluate(node: Node, path: readonly PathStep[], depth: number): Verdict {
     if (depth > MAX_DEPTH) return undefined;
     const n = unwrap(node);
-    const key = pathKey(path);
+    const key = (this.strict ? '!' : '') + pathKey(path);
     let byPath = this.memo.get(n);
     if (!byPath) {
       byPath = new Map();
@@ -270,7 +284,7 @@ export class TokenTracer {
         if (inner) verdict = this.parameter(fn, index, [...inner, ...path], depth);
       }
     }
-    if (verdict !== undefined || path.length > 1) return verdict;
+    if (verdict !== undefined || path.length > 1 || this.strict) return verdict;
     // Last resort, only when the origin is out of sight: the name.
     if (path.length === 0) return nameSaysToken(id.name) || (destructuredFrom !== undefined && nameSaysToken(destructuredFrom)) ? 'token' : undefined;
     return path[0] === HANDLE && HANDLE_IDENTIFIER.test(id.name) ? 'token' : undefined;
@@ -319,7 +333,7 @@ export class TokenTracer {
       if (site && (site.tokenProperties.includes(name) || isHandleTokenName(name))) return 'token';
     }
     const verdict = this.evaluate(n.object, [step, ...path], depth);
-    if (verdict !== undefined || !name) return verdict;
+    if (verdict !== undefined || !name || this.strict) return verdict;
     if (path.length === 0) {
       if (nameSaysToken(name)) return 'token';
       return isHandleTokenName(name) && this.isHandle(n.object) ? 'token' : undefined;
@@ -406,7 +420,7 @@ export class TokenTracer {
     if (fn) verdicts.push(...this.returnsOfFunction(fn).map((r) => this.evaluate(r, path, depth)));
     else if (this.hooks.returnsToken?.(n, path)) return 'token';
     const verdict = combine(verdicts);
-    if (verdict !== undefined) return verdict;
+    if (verdict !== undefined || this.strict) return verdict;
     // Last resort: the callee's name (`nextFenceToken()`, `{ token } = await acquireLease()`).
     if (path.length === 0) return name && TOKEN_ISSUER_NAME.test(name) && TOKEN_ISSUER_WORD.test(name) ? 'token' : undefined;
     const [step] = path;
