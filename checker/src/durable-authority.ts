@@ -13,6 +13,8 @@ const FIRST_TOKEN = 41;
 export class DurableAuthority implements AuthorityAdapter {
   /** Leases granted per owner, to name a second lease of the same owner `lease-A-2`. */
   private readonly granted = new Map<string, number>();
+  /** The first token issued after a reset: 41, or 9 and 99 to cross a digit boundary (9 -> 10). */
+  private firstToken = FIRST_TOKEN;
 
   /** The table, qualified with the check's schema so that a statement moving search_path cannot misdirect it. */
   private readonly table: string;
@@ -42,7 +44,7 @@ export class DurableAuthority implements AuthorityAdapter {
        ON CONFLICT (resource_key) DO UPDATE SET token = a.token + 1, lease_id = $2, owner_id = $3, expires_at = $4
         WHERE a.lease_id IS NULL OR a.expires_at <= $5
        RETURNING token`,
-      [key, leaseId, ownerId, now + ttlMs, now, FIRST_TOKEN],
+      [key, leaseId, ownerId, now + ttlMs, now, this.firstToken],
     );
     if (granted.rows.length === 0) return null;
     this.granted.set(ownerId, count);
@@ -81,8 +83,14 @@ export class DurableAuthority implements AuthorityAdapter {
     for (const [k, v] of granted) this.granted.set(k, v);
   }
 
+  /** From the next reset on, issue tokens from `first`; reset() goes back to 41. */
+  startAt(first: number): void {
+    this.firstToken = first;
+  }
+
   async reset(): Promise<void> {
     this.granted.clear();
+    this.firstToken = FIRST_TOKEN;
     await this.db.exec(`DELETE FROM ${this.table}`);
   }
 }

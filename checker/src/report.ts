@@ -69,7 +69,7 @@ export function renderText(report: CheckReport, options: { verbose?: boolean } =
   for (const e of report.exploration) {
     const mark = e.counterExample ? 'FAIL' : 'ok  ';
     lines.push(
-      `${mark} 6. explore ${e.workers} workers: ${e.states} states, ${e.schedules} schedules (bound: ${e.bound.maxExpires} expiries, ${e.bound.maxRestarts} restart)`,
+      `${mark} ${report.scenarios.length + 1}. explore ${e.workers} workers: ${e.states} states, ${e.schedules} schedules (bound: ${e.bound.maxExpires} expiries, ${e.bound.maxRestarts} restart)`,
     );
     if (e.counterExample) {
       lines.push(`       minimal counter-example (${e.counterExample.schedule.length} steps): ${e.counterExample.message}`);

@@ -128,6 +128,82 @@ const operationReplay: Scenario = {
   },
 };
 
+/**
+ * 6, 7: the stale write with tokens across a digit boundary (9 then 10, 99 then 100). A token
+ * column of type text compares '41' < '42' like numbers, but '10' < '9' holds too: the late
+ * holder's 9 then passes a fence that compares text.
+ */
+function digitBoundary(first: number): Scenario {
+  return {
+    id: `digit-boundary-${first + 1}`,
+    title: `tokens ${first} and ${first + 1}: the late holder with ${first} must be refused after ${first + 1} (a token compared as text fails here)`,
+    notApplicable: (subject) => (subject.startTokensAt ? undefined : "the module's own authority issues the tokens"),
+    async run(w) {
+      await w.subject.startTokensAt!(first);
+      const a = await w.acquire('A');
+      if (!a) return refused(w, 'A');
+      w.pause('A');
+      w.expire();
+      const b = await w.acquire('B');
+      if (!b) return refused(w, 'B');
+      if (w.subject.deletes) {
+        await w.put('B', 'v2', b.fenceToken);
+        await w.remove('A', a.fenceToken);
+      } else {
+        await w.write('B', 'v2', b.fenceToken);
+        await w.write('A', 'v1', a.fenceToken);
+      }
+    },
+  };
+}
+
+/** DELETE 1: the late holder's delete must not remove the row the newer holder stored. */
+const staleDelete: Scenario = {
+  id: 'stale-delete',
+  title: 'A pauses past its lease, B stores its row with 42, late A deletes with 41: the row must stay',
+  async run(w) {
+    const a = await w.acquire('A');
+    if (!a) return refused(w, 'A');
+    w.pause('A');
+    w.expire();
+    const b = await w.acquire('B');
+    if (!b) return refused(w, 'B');
+    await w.put('B', 'v2', b.fenceToken);
+    await w.remove('A', a.fenceToken);
+  },
+};
+
+/** DELETE 2: the newest holder's delete goes through (a fence that refuses every delete proves nothing). */
+const newestDelete: Scenario = {
+  id: 'newest-delete',
+  title: 'A stores its row with 41, its lease expires, B deletes with 42: the row must be deleted',
+  async run(w) {
+    const a = await w.acquire('A');
+    if (!a) return refused(w, 'A');
+    await w.put('A', 'v1', a.fenceToken);
+    w.expire();
+    const b = await w.acquire('B');
+    if (!b) return refused(w, 'B');
+    await w.remove('B', b.fenceToken);
+  },
+};
+
+/** DELETE 3: after a restart the stored token still protects the row. */
+const restartDelete: Scenario = {
+  id: 'restart-delete',
+  title: 'B stores its row with 42, resource and authority restart, late A deletes with 41: the row must stay',
+  async run(w) {
+    const a = await w.acquire('A');
+    if (!a) return refused(w, 'A');
+    w.expire();
+    const b = await w.acquire('B');
+    if (!b) return refused(w, 'B');
+    await w.put('B', 'v2', b.fenceToken);
+    await w.restart('process');
+    await w.remove('A', a.fenceToken);
+  },
+};
+
 /** The scenario needs this lease; the authority refused it although every earlier lease had expired. */
 function refused(w: World, worker: string): void {
   w.fail(
@@ -139,7 +215,14 @@ function refused(w: World, worker: string): void {
   );
 }
 
-export const SCENARIOS: readonly Scenario[] = [staleWrite, replayAndOlderToken, restart, oldHandleRelease, operationReplay];
+export const SCENARIOS: readonly Scenario[] = [staleWrite, replayAndOlderToken, restart, oldHandleRelease, operationReplay, digitBoundary(9), digitBoundary(99)];
+
+/** For a DELETE subject the observation is whether the row is still there. */
+export const DELETE_SCENARIOS: readonly Scenario[] = [staleDelete, newestDelete, restartDelete, oldHandleRelease, digitBoundary(9), digitBoundary(99)];
+
+export function scenariosFor(subject: Subject): readonly Scenario[] {
+  return subject.deletes ? DELETE_SCENARIOS : SCENARIOS;
+}
 
 export async function runScenario(scenario: Scenario, subject: Subject): Promise<ScenarioResult> {
   const clock = subject.clock;

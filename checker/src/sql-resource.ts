@@ -68,12 +68,34 @@ export class SqlResource implements ResourceAdapter {
 
   private async row(key: string): Promise<Record<string, unknown> | undefined> {
     const w = this.write_;
-    const token = w.tokenColumn ? `, ${ident(w.tokenColumn)} AS token` : '';
-    const found = await this.db.query(
-      `SELECT ${ident(w.valueColumn)}::text AS value${token} FROM ${tableRef(w)} WHERE ${ident(keyColumnOf(w))} = $1`,
-      [key],
-    );
+    const value = w.valueColumn ? `${ident(w.valueColumn)}::text` : `'(row)'::text`;
+    const token = w.tokenColumn ? `, ${ident(w.tokenColumn)}::text AS token` : '';
+    const keys = [keyColumnOf(w), ...w.extraKeyColumns].map((c) => `${ident(c)}::text = $1`).join(' AND ');
+    const found = await this.db.query(`SELECT ${value} AS value${token} FROM ${tableRef(w)} WHERE ${keys}`, [key]);
     return found.rows[0];
+  }
+
+  /** Whether the key's row is there (for a DELETE subject, the observation). */
+  async present(key: string): Promise<boolean> {
+    this.forgetCachedRow();
+    return (await this.row(key)) !== undefined;
+  }
+
+  /**
+   * The newer holder's own write, for a DELETE subject: its token (and value) stored in the
+   * key's row, putting the starting row back first when a delete removed it.
+   */
+  async put(key: string, value: string, token: number): Promise<void> {
+    const w = this.write_;
+    this.forgetCachedRow();
+    if (!(await this.present(key))) await this.restoreTables();
+    const params: unknown[] = [key];
+    const sets: string[] = [];
+    if (w.tokenColumn) sets.push(`${ident(w.tokenColumn)} = $${params.push(token)}`);
+    if (w.valueColumn) sets.push(`${ident(w.valueColumn)} = $${params.push(value)}`);
+    if (sets.length === 0) return;
+    const keys = [keyColumnOf(w), ...w.extraKeyColumns].map((c) => `${ident(c)}::text = $1`).join(' AND ');
+    await this.db.query(`UPDATE ${tableRef(w)} SET ${sets.join(', ')} WHERE ${keys}`, params);
   }
 
   async restart(): Promise<void> {

@@ -27,6 +27,8 @@ interface CoreStatement {
 }
 interface CoreAnalysis {
   text: string;
+  /** The SQL as given (before `?` became `$n`). */
+  source: string;
   statements: CoreStatement[];
 }
 interface SqlCore {
@@ -75,8 +77,16 @@ export interface UnderstoodWrite {
    * WHERE): then it is the table's primary key, or a column the checker adds (table-setup.ts).
    */
   keyColumn?: string;
-  valueColumn: string;
+  /** Undefined for a DELETE: it writes no value. */
+  valueColumn?: string;
   tokenColumn?: string;
+  /** Further key columns, when several `key` parameters match a composite key (all get the same key). */
+  extraKeyColumns: string[];
+  /**
+   * Other tables the statement writes in its CTEs, such as a fence table updated in a CTE that the
+   * main UPDATE joins: each gets the starting row too, or an empty CTE would refuse every write.
+   */
+  auxTables: { table: string; keyColumn?: string; tokenColumn?: string }[];
   operationIdColumn?: string;
   /** Role of each `$n`, index 0 is `$1`. */
   roles: Role[];
@@ -108,9 +118,6 @@ export async function understandWrite(
   dialect: SqlDialect = 'postgres',
   overrides: StatementOverrides = {},
 ): Promise<UnderstoodWrite> {
-  if (!roles.includes('value')) {
-    throw new BadInputError('--roles must name the "value" parameter (and usually "key" and "token")');
-  }
   let sqlCore: SqlCore;
   try {
     sqlCore = await loadCore();
@@ -128,6 +135,9 @@ export async function understandWrite(
   if (!['update', 'insert', 'delete', 'merge'].includes(stmt.kind)) {
     throw new BadInputError(`the statement is not a write (UPDATE, INSERT, DELETE or MERGE): ${oneLine(sql)}`);
   }
+  if (dialect === 'mysql' && /\$\d/.test(analysis.source.replace(/'(?:[^']|'')*'/g, "''"))) {
+    throw new BadInputError('--dialect mysql reads ? placeholders, but the statement uses $n ones; leave out --dialect mysql for $n');
+  }
 
   const allParams = new Set<number>(analysis.statements.flatMap((s) => s.params));
   const maxParam = Math.max(0, ...allParams);
@@ -137,18 +147,39 @@ export async function understandWrite(
     );
   }
   const paramsOf = (role: Role): number[] => roles.flatMap((r, i) => (r === role ? [i + 1] : []));
+  const nested = analysis.statements.filter((s) => s !== stmt);
+  validateRoles(roles, stmt, dialect);
   const reads = (value: CoreValue, role: Role): boolean => paramsOf(role).some((n) => value.params.includes(n));
   const written = [...stmt.assignments, ...(stmt.insertedValues ?? [])];
   const columnFor = (role: Role): string | undefined =>
     written.find((a) => reads(a.value, role))?.column ?? stmt.conditions.find((c) => reads(c.value, role))?.column;
   const table = overrides.table ?? stmt.table;
   if (!table) throw new BadInputError('cannot tell which table the statement writes');
-  const keyColumn =
-    overrides.keyColumn ??
-    stmt.conditions.find((c) => c.op === '=' && reads(c.value, 'key'))?.column ??
-    written.find((a) => reads(a.value, 'key'))?.column;
+  const keyColumnOf = (s: CoreStatement): string | undefined =>
+    s.conditions.find((c) => c.op === '=' && reads(c.value, 'key'))?.column ??
+    [...s.assignments, ...(s.insertedValues ?? [])].find((a) => reads(a.value, 'key'))?.column;
+  const tokenColumnOf = (s: CoreStatement): string | undefined =>
+    [...s.assignments, ...(s.insertedValues ?? [])].find((a) => reads(a.value, 'token'))?.column ??
+    s.conditions.find((c) => reads(c.value, 'token'))?.column;
+  const auxTables = nested
+    .filter((s) => s.table && s.table !== (overrides.table ?? stmt.table))
+    .map((s) => ({ table: s.table!, keyColumn: keyColumnOf(s), tokenColumn: tokenColumnOf(s) }));
+  // Joined to a fence table's CTE on its key (`WHERE t.resource_key = fence.resource_key`): that is the key.
+  const joinedKey = stmt.conditions.find(
+    (c) => c.op === '=' && c.value.params.length === 0 && auxTables.some((a) => a.keyColumn && c.value.columns.some((col) => col === a.keyColumn || col.endsWith(`.${a.keyColumn}`))),
+  )?.column;
+  const keyColumn = overrides.keyColumn ?? keyColumnOf(stmt) ?? joinedKey;
+  const extraKeyColumns = [
+    ...new Set(
+      paramsOf('key')
+        .map((n) => stmt.conditions.find((c) => c.op === '=' && c.value.params.includes(n))?.column)
+        .filter((c): c is string => c !== undefined && c !== keyColumn),
+    ),
+  ];
   const valueColumn = overrides.valueColumn ?? written.find((a) => reads(a.value, 'value'))?.column;
-  if (!valueColumn) throw new BadInputError('cannot tell which column receives the value (the "value" parameter is never assigned); pass --value-column');
+  if (!valueColumn && stmt.kind !== 'delete') {
+    throw new BadInputError('cannot tell which column receives the value (the "value" parameter is never assigned); pass --value-column');
+  }
   const tokenColumn = overrides.tokenColumn ?? columnFor('token');
   const tokenCompared = stmt.conditions.some((c) => reads(c.value, 'token') && c.column === tokenColumn);
   const tokenStored = stmt.assignments.some((a) => reads(a.value, 'token'));
@@ -160,11 +191,46 @@ export async function understandWrite(
     keyColumn,
     valueColumn,
     tokenColumn,
+    extraKeyColumns,
+    auxTables,
     operationIdColumn: overrides.operationIdColumn ?? columnFor('operationId'),
     roles,
     tokenCompared,
     tokenStored,
   };
+}
+
+/**
+ * Each role once, except `key` (a composite key: each one matched with = on its own column);
+ * `value` wherever the statement writes one (not in a DELETE). With `?` placeholders a role
+ * repeats as often as its placeholder does.
+ */
+function validateRoles(roles: Role[], stmt: CoreStatement, dialect: SqlDialect): void {
+  if (stmt.kind === 'delete') {
+    if (roles.includes('value')) throw new BadInputError('a DELETE writes no value: give the roles key and token (e.g. --roles key,token)');
+  } else if (!roles.includes('value')) {
+    throw new BadInputError('--roles must name the "value" parameter (and usually "key" and "token")');
+  }
+  if (!roles.includes('key') && stmt.kind === 'delete') {
+    throw new BadInputError('--roles must name the "key" parameter of the DELETE (e.g. --roles key,token)');
+  }
+  if (dialect === 'mysql') return;
+  for (const role of ROLES) {
+    const count = roles.filter((r) => r === role).length;
+    if (count > 1 && role !== 'key') {
+      throw new BadInputError(`--roles names "${role}" ${count} times; each $n is its own parameter, and only "key" may repeat (a composite key)`);
+    }
+  }
+  const keys = roles.flatMap((r, i) => (r === 'key' ? [i + 1] : []));
+  if (keys.length > 1) {
+    const columns = keys.map((n) => stmt.conditions.find((c) => c.op === '=' && c.value.params.includes(n))?.column);
+    const bad = keys.find((_, i) => columns[i] === undefined || columns.indexOf(columns[i]) !== i);
+    if (bad !== undefined) {
+      throw new BadInputError(
+        `--roles names several keys, but $${bad} is not matched with = on a column of its own; several keys are for a composite key (WHERE a = $2 AND b = $3)`,
+      );
+    }
+  }
 }
 
 function oneLine(sql: string): string {

@@ -37,6 +37,16 @@ export interface Subject {
     /** Roll everything back. */
     end(): Promise<void>;
   };
+  /**
+   * Set for a DELETE subject: its write is the delete, and the newer holder's own write (the row
+   * it stored with its token) is put by the checker. The observation is whether the row is there.
+   */
+  deletes?: {
+    put(key: string, value: string, token: number): Promise<void>;
+    present(key: string): Promise<boolean>;
+  };
+  /** Issue tokens from `first` until the next reset (the built-in authority only). */
+  startTokensAt?(first: number): Promise<void>;
   /** Told before every step, so that a deadline can name the step that ran out. */
   step?(action: string): void;
   /** The subject's complete state as text, when it can be read whole (lets the exploration merge equal states). */

@@ -42,6 +42,18 @@ export async function createTable(
 ): Promise<TableSource> {
   const source = await createTableFrom(scratch, write, schemaSql, migrations, userTable);
   write.schema = scratch.name;
+  // A token compared in a CTE over another table (a fence table) is no column of this one.
+  const columns = new Set(
+    (
+      await scratch.db.query(
+        `SELECT a.attname FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
+        [`${ident(scratch.name)}.${ident(write.table)}`],
+      )
+    ).rows.map((r) => String(r.attname)),
+  );
+  if (write.tokenColumn && !columns.has(write.tokenColumn)) write.tokenColumn = undefined;
+  if (write.operationIdColumn && !columns.has(write.operationIdColumn)) write.operationIdColumn = undefined;
+  write.extraKeyColumns = write.extraKeyColumns.filter((c) => columns.has(c));
   if (!write.keyColumn) write.keyColumn = source === 'inferred' ? ADDED_KEY_COLUMN : await primaryKeyColumn(scratch, write.table);
   return source;
 }
@@ -119,28 +131,49 @@ async function fitInferredTable(scratch: ScratchSchema, write: UnderstoodWrite):
 }
 
 export function inferredDdl(write: UnderstoodWrite): string {
-  const columns = [`${ident(write.keyColumn ?? ADDED_KEY_COLUMN)} text PRIMARY KEY`, `${ident(write.valueColumn)} text`];
+  const columns = [`${ident(write.keyColumn ?? ADDED_KEY_COLUMN)} text PRIMARY KEY`];
+  for (const extra of write.extraKeyColumns) columns.push(`${ident(extra)} text`);
+  if (write.valueColumn) columns.push(`${ident(write.valueColumn)} text`);
   if (write.tokenColumn) columns.push(`${ident(write.tokenColumn)} bigint`);
   if (write.operationIdColumn) columns.push(`${ident(write.operationIdColumn)} text`);
-  return `CREATE TABLE ${ident(write.table)} (${columns.join(', ')})`;
+  const tables = [`CREATE TABLE ${ident(write.table)} (${columns.join(', ')})`];
+  for (const aux of write.auxTables) {
+    const auxColumns = [`${ident(aux.keyColumn ?? ADDED_KEY_COLUMN)} text PRIMARY KEY`];
+    if (aux.tokenColumn) auxColumns.push(`${ident(aux.tokenColumn)} bigint`);
+    tables.push(`CREATE TABLE IF NOT EXISTS ${ident(aux.table)} (${auxColumns.join(', ')})`);
+  }
+  return tables.join('; ');
 }
 
-/** Put the row that every scenario starts from: value v0, token 0. */
+/**
+ * Put the row that every scenario starts from: value v0, token 0; and the key's row, token 0,
+ * in every other table the statement writes (a fence table in a CTE).
+ */
 export async function seedRow(db: Database, write: UnderstoodWrite, key: string): Promise<void> {
-  // A --schema file may put the starting row itself (with the columns its statement needs).
-  const existing = await db.query(`SELECT 1 FROM ${tableRef(write)} WHERE ${ident(keyColumnOf(write))} = $1`, [key]);
-  if (existing.rows.length > 0) return;
-  const columns = [keyColumnOf(write), write.valueColumn];
-  const values: unknown[] = [key, 'v0'];
-  if (write.tokenColumn) {
-    columns.push(write.tokenColumn);
-    values.push(0);
+  const keyColumns = [keyColumnOf(write), ...write.extraKeyColumns];
+  const main: Record<string, unknown> = Object.fromEntries(keyColumns.map((c) => [c, key]));
+  if (write.valueColumn) main[write.valueColumn] = 'v0';
+  if (write.tokenColumn) main[write.tokenColumn] = 0;
+  await seed(db, write.schema, write.table, main, keyColumns);
+  for (const aux of write.auxTables) {
+    if (!aux.keyColumn) continue;
+    await seed(db, write.schema, aux.table, { [aux.keyColumn]: key, ...(aux.tokenColumn ? { [aux.tokenColumn]: 0 } : {}) }, [aux.keyColumn]);
   }
-  const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
+}
+
+async function seed(db: Database, schema: string | undefined, table: string, row: Record<string, unknown>, keyColumns: string[]): Promise<void> {
+  const ref = schema ? `${ident(schema)}.${ident(table)}` : ident(table);
+  // A --schema file may put the starting row itself (with the columns its statement needs).
+  const where = keyColumns.map((c, i) => `${ident(c)}::text = $${i + 1}`).join(' AND ');
+  const existing = await db.query(`SELECT 1 FROM ${ref} WHERE ${where}`, keyColumns.map((c) => String(row[c])));
+  if (existing.rows.length > 0) return;
+  const columns = Object.keys(row);
+  const placeholders = columns.map((_, i) => `$${i + 1}`).join(', ');
   try {
-    await db.query(`INSERT INTO ${tableRef(write)} (${columns.map(ident).join(', ')}) VALUES (${placeholders})`, values);
+    await db.query(`INSERT INTO ${ref} (${columns.map(ident).join(', ')}) VALUES (${placeholders})`, Object.values(row));
   } catch (error) {
-    throw new BadInputError(`cannot put a starting row into ${write.table}: ${(error as Error).message}`);
+    if (error instanceof CheckStoppedError) throw error;
+    throw new BadInputError(`cannot put a starting row into ${table}: ${(error as Error).message}`);
   }
 }
 

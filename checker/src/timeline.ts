@@ -27,7 +27,9 @@ export type InvariantId =
   | 'token-not-increasing'
   | 'state-lost-on-restart'
   | 'lease-refused'
-  | 'newest-write-rejected';
+  | 'newest-write-rejected'
+  | 'stale-delete-accepted'
+  | 'newest-delete-rejected';
 
 export interface Violation {
   invariant: InvariantId;

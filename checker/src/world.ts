@@ -232,6 +232,67 @@ export class World {
     return result;
   }
 
+  /** The token of the key's row as the holders left it (for a DELETE subject): 0 is the seeded row, null no row. */
+  private rowToken: number | null = 0;
+
+  /** A DELETE subject: the holder's own write, its row stored with its token (done by the checker). */
+  async put(worker: string, value: string, token: number): Promise<void> {
+    const deletes = this.requireDeletes();
+    this.subject.step?.(`${worker}: store its row (${value}, token=${token})`);
+    await deletes.put(this.key, value, token);
+    this.rowToken = token;
+    this.expectedValue = await this.subject.resource.read(this.key);
+    this.record({ actor: worker, action: 'write', call: `store row (${value}, token=${token})`, result: 'stored by the checker' });
+    this.tick();
+  }
+
+  /** A DELETE subject: the statement under check, deleting the key's row with `token`. */
+  async remove(worker: string, token: number): Promise<void> {
+    const deletes = this.requireDeletes();
+    this.subject.step?.(`${worker}: delete(token=${token})`);
+    let result: WriteResult;
+    try {
+      result = normalizeWriteResult(await this.subject.resource.write({ key: this.key, value: '', fenceToken: token }));
+    } catch (error) {
+      if (error instanceof BadInputError) throw error;
+      result = { status: 'error', detail: (error as Error).message };
+    }
+    const present = await deletes.present(this.key);
+    const before = this.rowToken;
+    let violation: Violation | undefined;
+    if (result.status === 'error') {
+      violation = { invariant: 'write-error', message: `the delete failed instead of deleting or refusing: ${result.detail ?? 'unknown error'}` };
+    } else if (before !== null && !present && before > token) {
+      violation = {
+        invariant: 'stale-delete-accepted',
+        message: `a stale delete with token ${token} removed the row a newer holder stored with token ${before}: the delete does not compare the stored token (AND fence_token <= $token)`,
+      };
+    } else if (before !== null && present && before < token) {
+      violation = {
+        invariant: 'newest-delete-rejected',
+        message: `the delete with token ${token}, above the row's token ${before}, did not remove the row: a fence lets the newest holder delete (or the starting row does not meet the statement's other conditions: give one in a --schema file)`,
+      };
+    } else if (result.status === 'accepted' && present) {
+      violation = { invariant: 'value-not-latest', message: `the delete reported success but the row is still there` };
+    }
+    if (!present) this.rowToken = null;
+    this.expectedValue = present ? await this.subject.resource.read(this.key) : null;
+    this.record({
+      actor: worker,
+      action: 'write',
+      call: `delete(token=${token})`,
+      result: `${present ? 'row kept' : 'row deleted'}${result.status === 'error' && result.detail ? ` (${result.detail})` : ''}`,
+      write: { value: '(delete)', token, status: present ? 'stale' : 'accepted' },
+      violation,
+    });
+    this.tick();
+  }
+
+  private requireDeletes(): NonNullable<Subject['deletes']> {
+    if (!this.subject.deletes) throw new Error('not a DELETE subject');
+    return this.subject.deletes;
+  }
+
   async release(worker: string): Promise<void> {
     const handle = this.handles.get(worker);
     if (!handle) return;

@@ -15,7 +15,7 @@ describe('fencelint-check reports', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('fencelint-check: the fence holds');
     expect(result.stdout).toContain('table:     resource_state (inferred from the statement), token column fence_token');
-    expect(result.stdout).toMatch(/ok {3}6\. explore 2 workers: \d+ states/);
+    expect(result.stdout).toMatch(/ok {3}8\. explore 2 workers: \d+ states/);
   });
 
   it('writes JSON with the verdict, every scenario and the counter-example, and an SVG timeline', async () => {
@@ -30,6 +30,8 @@ describe('fencelint-check reports', () => {
       'restart',
       'old-handle-release',
       'operation-replay',
+      'digit-boundary-10',
+      'digit-boundary-100',
     ]);
     expect(report.exploration[0]).toMatchObject({ workers: 2, bound: { maxExpires: 1, maxRestarts: 0 } });
     expect(report.counterExample.invariant).toBe('stale-write-accepted');

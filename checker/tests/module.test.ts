@@ -14,6 +14,8 @@ describe('a user module as the subject', () => {
       ['restart', 'holds'],
       ['old-handle-release', 'holds'],
       ['operation-replay', 'holds'],
+      ['digit-boundary-10', 'holds'],
+      ['digit-boundary-100', 'holds'],
     ]);
     expect(report.verdict).toBe('holds');
   });

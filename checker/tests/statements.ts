@@ -94,3 +94,128 @@ export const NOT_IDEMPOTENT = 'UPDATE resource_state SET value = $1, fence_token
 export function serverUrl(): string {
   return inject('databaseUrl');
 }
+
+const TEXT_TOKEN = 'CREATE TABLE resource_state (resource_key text PRIMARY KEY, value text, fence_token text NOT NULL DEFAULT \'0\');';
+const NUMERIC_TOKEN = 'CREATE TABLE resource_state (resource_key text PRIMARY KEY, value text, fence_token numeric(20, 0) NOT NULL DEFAULT 0);';
+const VARCHAR_TOKEN = 'CREATE TABLE jobs (job_id varchar(64) PRIMARY KEY, state text, generation varchar(20) NOT NULL DEFAULT \'0\');';
+const FENCE_TABLE =
+  'CREATE TABLE resource_state (resource_key text PRIMARY KEY, value text);\n' +
+  'CREATE TABLE fence_tokens (resource_key text PRIMARY KEY, token bigint NOT NULL DEFAULT 0);';
+const COMPOSITE = 'CREATE TABLE slots (tenant text, slot text, payload text, fence bigint NOT NULL DEFAULT 0, PRIMARY KEY (tenant, slot));';
+
+/**
+ * Pairs of statements, one unsafe and one fenced, across the kinds a verdict can get wrong:
+ * deletes (the observation is whether the row stays), token columns that are not integers
+ * (text compares '10' < '9'), and a fence kept in a separate table by a CTE that the main
+ * UPDATE joins.
+ */
+export const VERDICT_PAIRS: StatementCase[] = [
+  { name: 'DELETE by key only', sql: 'DELETE FROM resource_state WHERE resource_key = $1', roles: 'key', fenced: false, breaks: 'stale-delete' },
+  { name: 'DELETE fenced with <=', sql: 'DELETE FROM resource_state WHERE resource_key = $1 AND fence_token <= $2', roles: 'key,token', fenced: true },
+  { name: 'DELETE fenced with <', sql: 'DELETE FROM resource_state WHERE resource_key = $2 AND fence_token < $1', roles: 'token,key', fenced: true },
+  { name: 'DELETE comparing the wrong way', sql: 'DELETE FROM resource_state WHERE resource_key = $1 AND fence_token >= $2', roles: 'key,token', fenced: false, breaks: 'stale-delete' },
+  { name: 'DELETE that names the token but does not compare it', sql: 'DELETE FROM resource_state WHERE resource_key = $1 AND $2::bigint IS NOT NULL', roles: 'key,token', fenced: false, breaks: 'stale-delete' },
+  {
+    name: 'DELETE on a text token column',
+    sql: 'DELETE FROM resource_state WHERE resource_key = $1 AND fence_token <= $2',
+    roles: 'key,token',
+    fenced: false,
+    breaks: 'digit-boundary-10',
+    schemaSql: TEXT_TOKEN,
+  },
+  {
+    name: 'DELETE on a text token column compared as a number',
+    sql: 'DELETE FROM resource_state WHERE resource_key = $1 AND fence_token::bigint <= $2::bigint',
+    roles: 'key,token',
+    fenced: true,
+    schemaSql: TEXT_TOKEN,
+  },
+  {
+    name: 'UPDATE on a text token column',
+    sql: 'UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3',
+    roles: 'value,key,token',
+    fenced: false,
+    breaks: 'digit-boundary-10',
+    schemaSql: TEXT_TOKEN,
+  },
+  {
+    name: 'UPDATE on a text token column compared as a number',
+    sql: 'UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token::numeric < $3::numeric',
+    roles: 'value,key,token',
+    fenced: true,
+    schemaSql: TEXT_TOKEN,
+  },
+  {
+    name: 'upsert on a varchar generation column',
+    sql: 'INSERT INTO jobs (job_id, state, generation) VALUES ($1, $2, $3) ON CONFLICT (job_id) DO UPDATE SET state = EXCLUDED.state, generation = EXCLUDED.generation WHERE jobs.generation < EXCLUDED.generation',
+    roles: 'key,value,token',
+    fenced: false,
+    breaks: 'digit-boundary-100',
+    schemaSql: VARCHAR_TOKEN,
+  },
+  {
+    name: 'upsert on a varchar generation column compared as a number',
+    sql: 'INSERT INTO jobs (job_id, state, generation) VALUES ($1, $2, $3) ON CONFLICT (job_id) DO UPDATE SET state = EXCLUDED.state, generation = EXCLUDED.generation WHERE jobs.generation::bigint < EXCLUDED.generation::bigint',
+    roles: 'key,value,token',
+    fenced: true,
+    schemaSql: VARCHAR_TOKEN,
+  },
+  {
+    name: 'UPDATE on a numeric token column',
+    sql: 'UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3',
+    roles: 'value,key,token',
+    fenced: true,
+    schemaSql: NUMERIC_TOKEN,
+  },
+  {
+    name: 'UPDATE on a numeric token column with <=',
+    sql: 'UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token <= $3',
+    roles: 'value,key,token',
+    fenced: false,
+    breaks: 'equal-token-replay',
+    schemaSql: NUMERIC_TOKEN,
+  },
+  {
+    name: 'CTE on a fence table, joined by the UPDATE',
+    sql: 'WITH fence AS (UPDATE fence_tokens SET token = $3 WHERE resource_key = $2 AND token < $3 RETURNING resource_key) UPDATE resource_state SET value = $1 FROM fence WHERE resource_state.resource_key = fence.resource_key',
+    roles: 'value,key,token',
+    fenced: true,
+    schemaSql: FENCE_TABLE,
+  },
+  {
+    name: 'CTE on a fence table without the comparison',
+    sql: 'WITH fence AS (UPDATE fence_tokens SET token = $3 WHERE resource_key = $2 RETURNING resource_key) UPDATE resource_state SET value = $1 FROM fence WHERE resource_state.resource_key = fence.resource_key',
+    roles: 'value,key,token',
+    fenced: false,
+    breaks: 'stale-write',
+    schemaSql: FENCE_TABLE,
+  },
+  {
+    name: 'CTE on a fence table that compares but does not store the token',
+    sql: 'WITH fence AS (SELECT resource_key FROM fence_tokens WHERE resource_key = $2 AND token < $3) UPDATE resource_state SET value = $1 FROM fence WHERE resource_state.resource_key = fence.resource_key',
+    roles: 'value,key,token',
+    fenced: false,
+    schemaSql: FENCE_TABLE + "\nINSERT INTO fence_tokens VALUES ('resource-7', 0); INSERT INTO resource_state VALUES ('resource-7', 'v0');",
+  },
+  {
+    name: 'CTE fence table, inferred without a schema file',
+    sql: 'WITH f AS (UPDATE fence_tokens SET token = $3 WHERE resource_key = $2 AND token < $3 RETURNING resource_key) UPDATE resource_state SET value = $1 FROM f WHERE resource_state.resource_key = f.resource_key',
+    roles: 'value,key,token',
+    fenced: true,
+  },
+  {
+    name: 'composite key without a token condition',
+    sql: 'UPDATE slots SET payload = $1, fence = $4 WHERE tenant = $2 AND slot = $3',
+    roles: 'value,key,key,token',
+    fenced: false,
+    breaks: 'stale-write',
+    schemaSql: COMPOSITE,
+  },
+  {
+    name: 'composite key fenced',
+    sql: 'UPDATE slots SET payload = $1, fence = $4 WHERE tenant = $2 AND slot = $3 AND fence < $4',
+    roles: 'value,key,key,token',
+    fenced: true,
+    schemaSql: COMPOSITE,
+  },
+];
