@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { findWriteAt } from './at-location.js';
+import { findWriteAt, RolesNeededError } from './at-location.js';
 import { checkFencing, type CheckOptions } from './check-fencing.js';
 import { DEFAULT_TIMEOUT_MS, InterruptedError } from './budget.js';
 import { BadInputError, errorMessage } from './errors.js';
@@ -109,11 +109,8 @@ async function main(argv: string[]): Promise<number> {
       sql = found.sql;
       dialectUsed = 'postgres'; // the core hands back the statement with $n placeholders
       if (roles === undefined) {
-        if (!found.roles) {
-          throw new BadInputError(
-            `the write at ${args.at} binds ${found.paramTexts.map((t, i) => `$${i + 1}=${t ?? '?'}`).join(', ')}; ` +
-              'give their roles with --roles value,key,token',
-          );
+        if (found.roles.some((r) => r === undefined) || found.roles.length === 0) {
+          throw new RolesNeededError(args.at, found.roles.map((role, i) => ({ n: i + 1, text: found.paramTexts[i], ...(role ? { role } : {}) })));
         }
         roles = found.roles.join(',');
       }
@@ -160,7 +157,8 @@ async function main(argv: string[]): Promise<number> {
     if (showProgress) process.stderr.write('\r\x1b[K');
     const message = error instanceof BadInputError ? error.message : `internal error: ${errorMessage(error)}`;
     const interrupted = error instanceof InterruptedError;
-    if (args.json) process.stdout.write(`${JSON.stringify({ verdict: interrupted ? 'interrupted' : 'bad-input', error: message }, null, 2)}\n`);
+    const needed = error instanceof RolesNeededError ? { rolesNeeded: { location: error.location, params: error.params } } : {};
+    if (args.json) process.stdout.write(`${JSON.stringify({ verdict: interrupted ? 'interrupted' : 'bad-input', error: message, ...needed }, null, 2)}\n`);
     process.stderr.write(`fencelint-check: ${message}\n`);
     return interrupted && (error.reason === 'SIGINT' || error.reason === 'SIGTERM') ? signalExit(error.reason) : 2;
   }

@@ -63,6 +63,27 @@ describe('fencelint-check reports', () => {
     expect(fenced.code).toBe(0);
   });
 
+  it('names the roles from the analysis, not from parameter names (camelCase ids, a DELETE)', { timeout: 240_000 }, async () => {
+    const save = await runCli(['--at', 'checker/tests/fixtures/invoices.ts:5', '--workers', '0']);
+    expect(save.stdout, save.stderr).toContain('roles:     $1=value $2=key $3=token');
+    expect(save.code).toBe(0);
+    const clear = await runCli(['--at', 'checker/tests/fixtures/invoices.ts:9', '--workers', '0']);
+    expect(clear.stdout, clear.stderr).toContain('roles:     $1=key $2=token');
+    expect(clear.code).toBe(0);
+  });
+
+  it('asks for the roles it cannot name, in the JSON report too', async () => {
+    const result = await runCli(['--at', 'checker/tests/fixtures/invoices.ts:13', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/\$1=doc \(value\), \$2=invoiceId \(key\), \$3=cutoff \(role unknown\); give the roles of all of them with --roles/);
+    const report = JSON.parse(result.stdout);
+    expect(report.rolesNeeded.params).toEqual([
+      { n: 1, text: 'doc', role: 'value' },
+      { n: 2, text: 'invoiceId', role: 'key' },
+      { n: 3, text: 'cutoff' },
+    ]);
+  });
+
   it('says so when no SQL write is understood at the line', async () => {
     const result = await runCli(['--at', 'checker/tests/fixtures/save-state.ts:2']);
     expect(result.code).toBe(2);
