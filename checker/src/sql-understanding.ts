@@ -161,8 +161,9 @@ export async function understandWrite(
   const tokenColumnOf = (s: CoreStatement): string | undefined =>
     [...s.assignments, ...(s.insertedValues ?? [])].find((a) => reads(a.value, 'token'))?.column ??
     s.conditions.find((c) => reads(c.value, 'token'))?.column;
+  // Only an UPDATE needs a row to be there; an INSERT in a CTE (an operation journal) makes its own.
   const auxTables = nested
-    .filter((s) => s.table && s.table !== (overrides.table ?? stmt.table))
+    .filter((s) => s.kind === 'update' && s.table && s.table !== (overrides.table ?? stmt.table))
     .map((s) => ({ table: s.table!, keyColumn: keyColumnOf(s), tokenColumn: tokenColumnOf(s) }));
   // Joined to a fence table's CTE on its key (`WHERE t.resource_key = fence.resource_key`): that is the key.
   const joinedKey = stmt.conditions.find(

@@ -157,6 +157,11 @@ export async function seedRow(db: Database, write: UnderstoodWrite, key: string)
   await seed(db, write.schema, write.table, main, keyColumns);
   for (const aux of write.auxTables) {
     if (!aux.keyColumn) continue;
+    const has = await db.query(
+      `SELECT count(*)::int AS n FROM pg_attribute WHERE attrelid = to_regclass($1) AND attname = ANY($2::text[]) AND NOT attisdropped`,
+      [`${write.schema ? `${ident(write.schema)}.` : ''}${ident(aux.table)}`, [aux.keyColumn, ...(aux.tokenColumn ? [aux.tokenColumn] : [])]],
+    );
+    if (Number(has.rows[0]?.n) !== (aux.tokenColumn ? 2 : 1)) continue;
     await seed(db, write.schema, aux.table, { [aux.keyColumn]: key, ...(aux.tokenColumn ? { [aux.tokenColumn]: 0 } : {}) }, [aux.keyColumn]);
   }
 }
