@@ -138,8 +138,10 @@ async function lintTree({ dir, out, maxBytes, typed }) {
 
 /** ESLint's options for linting a tree as its owners would: recommended rules, no type info. */
 function eslintOptions(dir, { tsParser, fencelint, typed = false }) {
+  // Typed: each file's nearest tsconfig (extracted with the sources); a file no project
+  // includes is reported as not parsed. Library types stay unresolved (no node_modules).
   const parserOptions = typed
-    ? { projectService: { allowDefaultProject: ['*.js', '*.ts'] }, tsconfigRootDir: dir, ecmaFeatures: { jsx: true } }
+    ? { projectService: true, tsconfigRootDir: dir, ecmaFeatures: { jsx: true } }
     : { ecmaFeatures: { jsx: true } };
   const sources = ['**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs}'];
   return {
@@ -349,6 +351,17 @@ async function extract(gitDir, commit, paths, dir, maxBytes) {
     else wanted.push({ sha, file });
   }
   if (wanted.length === 0) return { error: `no source files under ${(paths ?? []).join(', ') || 'the root'} at ${commit}` };
+  if (paths?.length) {
+    // tsconfig and package files from the whole tree, so typed linting finds each file's project.
+    const all = await run('git', ['--git-dir', gitDir, 'ls-tree', '-r', '-z', commit]);
+    const have = new Set(wanted.map((w) => w.file));
+    for (const record of all.code === 0 ? all.stdout.split('\0') : []) {
+      const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(record);
+      if (match && !have.has(match[2]) && /(^|\/)(package\.json|tsconfig[\w.-]*\.json)$/.test(match[2]) && !match[2].split('/').includes('node_modules')) {
+        wanted.push({ sha: match[1], file: match[2] });
+      }
+    }
+  }
   const missing = await new Promise((resolve) => {
     const cat = spawn('git', ['--git-dir', gitDir, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'ignore'] });
     const lost = [];
@@ -623,7 +636,7 @@ async function main() {
   }
 
   const results = [];
-  let meta = { pluginCommit: spawnSyncText('git', ['-C', root, 'rev-parse', '--short', 'HEAD']), date: new Date().toISOString().slice(0, 10), typed: args.typed };
+  let meta = { pluginCommit: spawnSyncText('git', ['-C', root, 'log', '-1', '--format=%h', '--', 'rules/src']), date: new Date().toISOString().slice(0, 10), typed: args.typed };
   if (args.from) {
     const earlier = readJson(args.from, 'earlier results');
     meta = earlier.meta ?? { pluginCommit: 'unknown', date: 'unknown', typed: false };
@@ -701,7 +714,7 @@ const pctText = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(2));
 function measuredMarkdown(results, scoring, truth, meta) {
   const out = [];
   const t = scoring.total;
-  out.push(`Measured on ${meta.date} with fencelint at commit \`${meta.pluginCommit}\`, recommended config, ${meta.typed ? 'with' : 'no'} type information.`);
+  out.push(`Measured on ${meta.date} with the analysis as of commit \`${meta.pluginCommit}\` (the last change to \`rules/src\`; build it first), recommended config, ${meta.typed ? 'with' : 'no'} type information.`);
   out.push('');
   out.push('| | |');
   out.push('|---|---|');
