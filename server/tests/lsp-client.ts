@@ -184,6 +184,14 @@ export class TestClient {
     return version;
   }
 
+  /** Sends incremental changes (LSP ranges, applied in order) as the next version. */
+  async edit(uri: string, changes: Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string }>): Promise<number> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
+    return version;
+  }
+
   async changeSettings(settings: Record<string, unknown>): Promise<void> {
     this.settings = settings;
     await this.connection.sendNotification('workspace/didChangeConfiguration', { settings: { fencelint: settings } });
