@@ -6,7 +6,7 @@
 // `__filename` and `__dirname` they expect; libpg-query looks for its .wasm in `__dirname`,
 // which is the bundle's folder.
 import { build } from 'esbuild';
-import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +84,8 @@ for (const name of Object.keys(JSON.parse(await readFile(oxcManifest, 'utf8')).o
   }
   for (const file of await readdir(dir)) {
     if (!/^parser\..+\.node$/.test(file)) continue;
+    // A new file, never rewritten in place: a running server has the old one mapped into memory.
+    await rm(path.join(outdir, file), { force: true });
     await copyFile(path.join(dir, file), path.join(outdir, file));
     bindings.push(file);
   }
