@@ -22,6 +22,8 @@ import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { lockModels, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
+import { definedCommands, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
+import { sinkModel } from './models/sinks.js';
 import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
 import { buildModuleSummary } from './module-summaries.js';
@@ -59,6 +61,8 @@ export interface ApiWriteSite {
   node: TSESTree.CallExpression | TSESTree.NewExpression;
   acquire: AcquireSite;
   write: ApiWrite;
+  /** Redis scripts only: what the script compares and stores. */
+  verdict?: RedisScriptVerdict;
   fenced: boolean;
 }
 
@@ -84,6 +88,9 @@ export type WriteReading =
   | Omit<KnexWriteSite, 'acquire'>
   | Omit<ObjectWriteSite, 'acquire'>
   | Omit<ApiWriteSite, 'acquire'>;
+
+/** A write of this file read anywhere, in a critical section (`acquire` set) or not. */
+export type AnyWriteSite = WriteReading & { acquire?: AcquireSite };
 
 /** A write in a function handed a token or lease by its caller, outside any critical section of this file. */
 export type ReceivedWriteSite = WriteReading & { received: ReceivedLease };
@@ -173,8 +180,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const membersRead = new Map<string, Set<string>>();
   const functionNodes: FunctionNode[] = [];
 
+  let scripts: RedisScriptCommands = new Map();
   const readWrite: FileAnalysis['readWrite'] = (node, isTokenValue = (n) => tracer.isToken(n), earlier = []) =>
-    readWriteAt(node, { receivers, sourceCode, isTokenValue, isNonTokenValue: (n) => tracer.isNonToken(n), earlier });
+    readWriteAt(node, { receivers, sourceCode, isTokenValue, isNonTokenValue: (n) => tracer.isNonToken(n), earlier, scripts });
   let tracer = new TokenTracer(sourceCode, functions, [], { imports });
   const empty = (): FileAnalysis => ({
     acquires: [], writes: [], received: [], receivedWrites: [], sqlCalls: [], calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined, readWrite, file: options.file,
@@ -259,6 +267,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   });
   receivers.finish();
   receivers.typeResolver = typeResolverFor(sourceCode, (binding) => receivers.knows(binding));
+  scripts = definedCommands(calls, sourceCode);
   // Acquires are classified after the walk, so every receiver of the file is known by then.
   const summaryOf = callees ? (call: TSESTree.CallExpression) => callees.summaryOf(call) : undefined;
   const acquires = findAcquires({
@@ -347,12 +356,12 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const acquire = sectionOf(node);
     if (!acquire) {
       const lease = receivedOf(node);
-      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql });
+      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql, scripts });
       if (reading?.sink === 'sql') receivedSql.push({ call: reading.call });
       if (lease && reading && !isLeaseUpkeep(reading, lease)) receivedWrites.push({ ...reading, received: lease });
       continue;
     }
-    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText });
+    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, scripts });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
       writes.push({ ...reading, acquire } as WriteSite);
@@ -380,7 +389,11 @@ interface WriteEnv {
   earlier: ReadonlyArray<{ call: SqlCall }>;
   /** The key of a Redis SET NX lock held here: writing it is the lock's own business. */
   lockKeyText?: string;
+  /** Lua scripts defined with `defineCommand`, by command name. */
+  scripts: RedisScriptCommands;
 }
+
+const REDIS = sinkModel('redis');
 
 /** The write a node makes, if it is one of the sinks, judged for a fence. */
 function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression, env: WriteEnv): WriteReading | undefined {
@@ -392,6 +405,13 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     if (knex) {
       const verdict = judgeKnexWrite(knex, judge);
       return { sink: 'knex', node, write: knex, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
+    }
+    const script = readRedisScript(node, sourceCode, env.scripts);
+    if (script) {
+      // Only a script that compares is a fence; one that only writes (a release, a renewal) is not read as a write.
+      const verdict = judgeRedisScript(script, judge);
+      if (!verdict.tokenCompared) return undefined;
+      return { sink: 'api', node, write: { node, api: 'redis', model: REDIS, script }, verdict, fenced: verdict.tokenStored };
     }
   }
   if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {

@@ -13,10 +13,8 @@ export type MessageIds =
   | 'missingFenceNoToken'
   | 'receivedTokenUnused'
   | 'receivedLeaseUnfenced'
-  | 'tokenNotStored'
   | 'callWritesUnfenced'
-  | 'addFenceCondition'
-  | 'storeToken';
+  | 'addFenceCondition';
 
 /** The token column of another fenced write in the same file, so suggestions follow the file's own schema. */
 function inferTokenColumn(writes: ReadonlyArray<WriteSite | ReceivedWriteSite>): string | undefined {
@@ -76,12 +74,9 @@ export default createRule<Options, MessageIds>({
         'This write runs in `{{fn}}`, whose caller hands it the fence token `{{token}}` (line {{line}}), but the write\'s condition does not compare it: if the caller\'s lease expires before the write lands, it overwrites a newer holder\'s data. Compare and store `{{token}}` in the write itself ({{example}}) and treat "0 rows" as stale.',
       receivedLeaseUnfenced:
         'This write runs in `{{fn}}`, whose caller hands it the lease `{{lease}}` (line {{line}}), but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. {{advice}}, then compare and store it in the write ({{example}}).',
-      tokenNotStored:
-        'This write compares `{{column}}` but does not store the new token, so after a newer holder writes, an older token still passes the check. Set `{{column}}` to the token in the same statement.',
       callWritesUnfenced:
         '{{callee}} writes ({{write}} at {{where}}) under the lock taken by {{acquire}} on line {{line}}, but that write checks no fence token: if the lease expires first, it overwrites a newer holder\'s data. Pass the token in and compare and store it there.',
       addFenceCondition: 'Fence this write: compare and store `{{column}}` with `{{token}}`.',
-      storeToken: 'Store the token: set `{{column}}` to `{{token}}` in this write.',
     },
     schema: [
       {
@@ -125,7 +120,9 @@ export default createRule<Options, MessageIds>({
           }
           if (write.sink === 'call') continue;
           const token = received?.token ?? analysis.tracer.tokenInScope(write.node, acquire);
-          const compared = write.sink === 'sql' ? write.verdicts.every((v) => v.tokenCompared) : write.sink === 'api' ? false : write.verdict.tokenCompared;
+          const compared = write.sink === 'sql' ? write.verdicts.every((v) => v.tokenCompared) : write.sink === 'api' ? !!write.verdict?.tokenCompared : write.verdict.tokenCompared;
+          // Compared but not stored: `require-token-update` reports it.
+          if (compared) continue;
           const fix =
             token === undefined
               ? undefined
@@ -149,20 +146,18 @@ export default createRule<Options, MessageIds>({
             fn: received?.fnName ?? '',
             lease: received?.param.name ?? '',
           };
-          const messageId: MessageIds = compared
-            ? 'tokenNotStored'
-            : received
-              ? token === undefined
-                ? 'receivedLeaseUnfenced'
-                : 'receivedTokenUnused'
-              : token === undefined
-                ? 'missingFenceNoToken'
-                : 'missingFence';
+          const messageId: MessageIds = received
+            ? token === undefined
+              ? 'receivedLeaseUnfenced'
+              : 'receivedTokenUnused'
+            : token === undefined
+              ? 'missingFenceNoToken'
+              : 'missingFence';
           context.report({
             loc: callHeadLoc(write.node),
             messageId,
             data,
-            suggest: fix ? [{ messageId: compared ? 'storeToken' : 'addFenceCondition', data, fix }] : [],
+            suggest: fix ? [{ messageId: 'addFenceCondition', data, fix }] : [],
           });
         }
       },

@@ -18,6 +18,15 @@ const authority = new LeaseAuthority(pool);
 ruleTester.run('require-fence-condition', rule, {
   valid: [
     {
+      name: 'compared but not stored is require-token-update\'s finding, not this rule\'s',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function save(authority: any, key: string, value: string) {
+  const lease = await authority.acquire(key);
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2 AND fence_token < $3', [value, key, lease.fenceToken]);
+}`,
+    },
+    {
       name: 'no lock held: a plain UPDATE is out of scope',
       code: `${redlockPg}
 export async function rename(id: string, name: string) {
@@ -560,29 +569,6 @@ export async function save(authority: any, key: string, value: string) {
     .where({ resource_key: key })
     .where('fence_token', '<', fenceToken)
     .update({ value, fence_token: fenceToken });
-}`,
-            },
-          ] },
-      ],
-    },
-    {
-      name: 'the token is compared but not stored',
-      code: `import { Pool } from 'pg';
-const pool = new Pool();
-export async function save(authority: any, key: string, value: string) {
-  const lease = await authority.acquire(key);
-  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2 AND fence_token < $3', [value, key, lease.fenceToken]);
-}`,
-      errors: [
-        { messageId: 'tokenNotStored', line: 5,
-          suggestions: [
-            {
-              messageId: 'storeToken',
-              output: `import { Pool } from 'pg';
-const pool = new Pool();
-export async function save(authority: any, key: string, value: string) {
-  const lease = await authority.acquire(key);
-  await pool.query('UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3', [value, key, lease.fenceToken]);
 }`,
             },
           ] },
@@ -1420,36 +1406,6 @@ export async function save(key: string, body: string) {
   ],
   invalid: [
     {
-      name: 'the counter is compared but not stored: a later stale write still passes',
-      code: `${redlockRedisPg}
-export async function save(key: string, body: string) {
-  const lock = await redlock.acquire([key], 5000);
-  try {
-    const n = await redis.incr(\`fence:\${key}\`);
-    await pool.query('UPDATE documents SET body = $1 WHERE id = $2 AND writer_seq < $3', [body, key, n]);
-  } finally { await lock.release(); }
-}`,
-      errors: [
-        {
-          messageId: 'tokenNotStored',
-          line: 12,
-          suggestions: [
-            {
-              messageId: 'storeToken',
-              output: `${redlockRedisPg}
-export async function save(key: string, body: string) {
-  const lock = await redlock.acquire([key], 5000);
-  try {
-    const n = await redis.incr(\`fence:\${key}\`);
-    await pool.query('UPDATE documents SET body = $1, writer_seq = $3 WHERE id = $2 AND writer_seq < $3', [body, key, n]);
-  } finally { await lock.release(); }
-}`,
-            },
-          ],
-        },
-      ],
-    },
-    {
       name: 'a counter in scope under any name: the suggestion fences the write with it, and the result is accepted',
       code: `${redlockRedisPg}
 export async function save(key: string, body: string) {
@@ -1659,17 +1615,6 @@ export async function run(key: string, value: string) {
   try { await apply(held, key, value); } finally { await held.release(); }
 }`,
       errors: [{ messageId: 'missingFenceNoToken', line: 6, suggestions: [] }],
-    },
-    {
-      name: 'a token received from a caller compared but not stored',
-      code: `${pgLogger}
-export async function saveState(key: string, value: string, fenceToken: bigint) {
-  await pool.query('UPDATE state SET value = $1 WHERE key = $2 AND fence_token < $3', [value, key, fenceToken]);
-}`,
-      errors: [{ messageId: 'tokenNotStored', line: 8, suggestions: [{ messageId: 'storeToken', output: `${pgLogger}
-export async function saveState(key: string, value: string, fenceToken: bigint) {
-  await pool.query('UPDATE state SET value = $1, fence_token = $3 WHERE key = $2 AND fence_token < $3', [value, key, fenceToken]);
-}` }] }],
     },
   ],
 });

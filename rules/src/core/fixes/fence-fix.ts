@@ -13,12 +13,12 @@ import { planFenceEdit } from '../sql/index.js';
 
 export type FixBuilder = (fixer: RuleFixer) => RuleFix[];
 
-interface Edit {
+export interface Edit {
   range: TSESTree.Range;
   text: string;
 }
 
-function toFixes(edits: Edit[]): FixBuilder {
+export function toFixes(edits: Edit[]): FixBuilder {
   return (fixer) => edits.map((e) => (e.range[0] === e.range[1] ? fixer.insertTextAfterRange(e.range, e.text) : fixer.replaceTextRange(e.range, e.text)));
 }
 
@@ -143,7 +143,7 @@ export function knexFenceFix(site: Omit<KnexWriteSite, 'acquire'>, token: string
   return edits.length > 0 ? toFixes(edits) : undefined;
 }
 
-function appendProperty(object: TSESTree.ObjectExpression, text: string, sourceCode: SourceCode): Edit {
+export function appendProperty(object: TSESTree.ObjectExpression, text: string, sourceCode: SourceCode): Edit {
   const last = object.properties[object.properties.length - 1];
   if (!last) return { range: [object.range[0] + 1, object.range[0] + 1], text: ` ${text} ` };
   const closing = sourceCode.getLastToken(object)!;

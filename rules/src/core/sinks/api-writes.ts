@@ -8,6 +8,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
 import { sinkModel, type SinkModel } from '../models/sinks.js';
+import type { RedisScript } from './redis-scripts.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 
 export type ApiKind = 'redis' | 'http' | 's3';
@@ -17,6 +18,8 @@ export interface ApiWrite {
   api: ApiKind;
   /** The catalog entry of the client (`redis`, `fetch`, `axios`, `s3`). */
   model: SinkModel;
+  /** A Redis write made through a Lua script (`eval`, a `defineCommand` command). */
+  script?: RedisScript;
   /** For Redis: the key's source text. */
   keyText?: string;
   /** Request options / command input, when literal. */
@@ -68,7 +71,7 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
 
 /** Whether the request carries the token for the resource to compare. */
 export function apiWriteFenced(write: ApiWrite, isToken: (n: Node) => boolean, sourceText: (n: Node) => string): boolean {
-  if (write.api === 'redis') return false;
+  if (write.api === 'redis') return false; // scripts are judged by judgeRedisScript
   if (write.api === 's3') return !!propertyValue(write.options, /^(?:IfMatch|IfNoneMatch)$/);
   const call = write.node as TSESTree.CallExpression;
   const headers = propertyValue(write.options, /^headers$/);

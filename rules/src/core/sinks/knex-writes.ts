@@ -76,6 +76,9 @@ export interface KnexVerdict {
   tokenCompared: boolean;
   tokenStored: boolean;
   column?: string;
+  /** The JS value compared with the column, and whether by order (`<`, `<=`). */
+  value?: Node;
+  ordered?: boolean;
 }
 
 /** The value the write stores in `column`, when its values object is a literal. */
@@ -110,6 +113,7 @@ function rawBinding(link: TSESTree.CallExpression, index: number): Node | undefi
 export function judgeKnexWrite(write: KnexWrite, options: FenceJudgeOptions): KnexVerdict {
   let column: string | undefined;
   let op: string | undefined;
+  let compared: Node | undefined;
   for (const link of write.links) {
     const name = calleeName(link) ?? '';
     if (!WHERE_METHODS.test(name)) continue;
@@ -123,6 +127,7 @@ export function judgeKnexWrite(write: KnexWrite, options: FenceJudgeOptions): Kn
       if (comparesToken(write, col, m[2], index >= 0 ? rawBinding(link, index) : undefined, options)) {
         column = col;
         op = m[2];
+        compared = index >= 0 ? rawBinding(link, index) : undefined;
       }
       continue;
     }
@@ -133,6 +138,7 @@ export function judgeKnexWrite(write: KnexWrite, options: FenceJudgeOptions): Kn
         if (key && comparesToken(write, key, '=', p.value, options)) {
           column = key;
           op = '=';
+          compared = p.value;
         }
       }
       continue;
@@ -145,6 +151,7 @@ export function judgeKnexWrite(write: KnexWrite, options: FenceJudgeOptions): Kn
     if (comparesToken(write, bareColumn(col), operator, value, options)) {
       column = bareColumn(col);
       op = operator;
+      compared = value;
     }
   }
   if (!column) return { tokenCompared: false, tokenStored: false };
@@ -154,5 +161,5 @@ export function judgeKnexWrite(write: KnexWrite, options: FenceJudgeOptions): Kn
     (write.values?.properties.some((p) => p.type === AST_NODE_TYPES.Property && sameColumn(propertyKeyName(p) ?? '', column)) ??
       // `.merge()` with no argument merges the inserted row; without a row object we cannot tell.
       true);
-  return { tokenCompared: true, tokenStored: stored, column };
+  return { tokenCompared: true, tokenStored: stored, column, value: compared, ordered: op === '<' || op === '<=' };
 }

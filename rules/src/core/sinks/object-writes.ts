@@ -32,6 +32,12 @@ export interface ObjectVerdict {
   tokenCompared: boolean;
   tokenStored: boolean;
   column?: string;
+  /** The JS value compared with the column (DynamoDB: the `:placeholder`'s value), and whether by order. */
+  value?: Node;
+  ordered?: boolean;
+  /** DynamoDB: the attribute as the expressions write it (`#ft`) and the compared placeholder (`:t`). */
+  expressionAttribute?: string;
+  placeholder?: string;
 }
 
 const PRISMA = sinkModel('prisma');
@@ -211,7 +217,13 @@ function comparesToken(write: ObjectWrite, key: string, ordered: boolean, value:
 }
 
 /** `{ fenceToken: { lt: t } }`, `{ fence_token: { $lt: t } }`, `{ fenceToken: LessThan(t) }`, `{ fenceToken: { [Op.lt]: t } }`, `{ fenceToken: t }`. */
-function filterComparesToken(write: ObjectWrite, filter: TSESTree.ObjectExpression | undefined, options: FenceJudgeOptions): { key: string; ordered: boolean } | undefined {
+interface FoundComparison {
+  key: string;
+  ordered: boolean;
+  value?: Node;
+}
+
+function filterComparesToken(write: ObjectWrite, filter: TSESTree.ObjectExpression | undefined, options: FenceJudgeOptions): FoundComparison | undefined {
   for (const p of filter?.properties ?? []) {
     if (p.type !== AST_NODE_TYPES.Property) continue;
     const key = propertyKeyName(p);
@@ -231,19 +243,26 @@ function filterComparesToken(write: ObjectWrite, filter: TSESTree.ObjectExpressi
         const op = propertyKeyName(inner) ?? (inner.computed ? memberName(inner.key) : undefined);
         if (!op) continue;
         const ordered = ORDERED.test(op);
-        if ((ordered || EQUAL.test(op)) && comparesToken(write, key, ordered, inner.value, options)) return { key, ordered };
+        if ((ordered || EQUAL.test(op)) && comparesToken(write, key, ordered, inner.value, options)) return { key, ordered, value: inner.value };
       }
       continue;
     }
     if (value.type === AST_NODE_TYPES.CallExpression && /^(?:LessThan|LessThanOrEqual|Equal)$/.test(calleeName(value) ?? '')) {
       const ordered = calleeName(value) !== 'Equal';
       const arg = value.arguments[0];
-      if (comparesToken(write, key, ordered, arg && arg.type !== AST_NODE_TYPES.SpreadElement ? arg : undefined, options)) return { key, ordered };
+      if (comparesToken(write, key, ordered, arg && arg.type !== AST_NODE_TYPES.SpreadElement ? arg : undefined, options)) return { key, ordered, value: arg && arg.type !== AST_NODE_TYPES.SpreadElement ? arg : undefined };
       continue;
     }
-    if (comparesToken(write, key, false, value, options)) return { key, ordered: false };
+    if (comparesToken(write, key, false, value, options)) return { key, ordered: false, value };
   }
   return undefined;
+}
+
+/** MongoDB: `{ $max: { fenceToken: t } }` stores the token as well as `$set` does. */
+function mongoStoresElsewhere(write: ObjectWrite, column: string): boolean {
+  if (write.api !== 'mongodb') return false;
+  const max = asObject(propertyValue(objectArgument(write.node, 1), '$max'));
+  return !!max && max.properties.length > 0 && valuesStore(max, column);
 }
 
 function valuesStore(values: TSESTree.ObjectExpression | undefined, column: string): boolean {
@@ -263,7 +282,7 @@ function namedBinding(link: TSESTree.CallExpression, name: string): Node | undef
 }
 
 /** Kysely/TypeORM/Drizzle builder: a where link comparing a token. */
-function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): { key: string; ordered: boolean } | undefined {
+function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): FoundComparison | undefined {
   for (const link of write.links) {
     const name = calleeName(link) ?? '';
     if (!/^(?:where|andWhere|orWhere)$/.test(name)) continue;
@@ -272,14 +291,14 @@ function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): { k
     // Kysely: where('fence_token', '<', token).
     if (col !== undefined && c) {
       const op = b ? staticString(b) : undefined;
-      if (op && ['<', '<=', '='].includes(op) && comparesToken(write, bareColumn(col), op !== '=', c.type !== AST_NODE_TYPES.SpreadElement ? c : undefined, options)) return { key: bareColumn(col), ordered: op !== '=' };
+      if (op && ['<', '<=', '='].includes(op) && comparesToken(write, bareColumn(col), op !== '=', c.type !== AST_NODE_TYPES.SpreadElement ? c : undefined, options)) return { key: bareColumn(col), ordered: op !== '=', value: c.type !== AST_NODE_TYPES.SpreadElement ? c : undefined };
       continue;
     }
     // TypeORM: where('r.fence_token < :token', { token }).
     if (col !== undefined) {
       const m = /([\w."]+)\s*(<=|<|=)\s*:(\w+)/.exec(col);
       const key = m && bareColumn(m[1].replace(/"/g, ''));
-      if (m && key && comparesToken(write, key, m[2] !== '=', namedBinding(link, m[3]), options)) return { key, ordered: m[2] !== '=' };
+      if (m && key && comparesToken(write, key, m[2] !== '=', namedBinding(link, m[3]), options)) return { key, ordered: m[2] !== '=', value: namedBinding(link, m[3]) };
       continue;
     }
     // Drizzle: where(and(eq(t.key, key), lt(t.fenceToken, token))).
@@ -291,7 +310,7 @@ function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): { k
   return undefined;
 }
 
-function drizzleCompares(write: ObjectWrite, node: Node, options: FenceJudgeOptions): { key: string; ordered: boolean } | undefined {
+function drizzleCompares(write: ObjectWrite, node: Node, options: FenceJudgeOptions): FoundComparison | undefined {
   const n = unwrap(node);
   if (n.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const name = calleeName(n) ?? '';
@@ -306,7 +325,8 @@ function drizzleCompares(write: ObjectWrite, node: Node, options: FenceJudgeOpti
     const [column, value] = n.arguments;
     const key = column ? memberName(unwrap(column)) : undefined;
     const ordered = name !== 'eq';
-    if (key && comparesToken(write, key, ordered, value && value.type !== AST_NODE_TYPES.SpreadElement ? value : undefined, options)) return { key, ordered };
+    const compared = value && value.type !== AST_NODE_TYPES.SpreadElement ? value : undefined;
+    if (key && comparesToken(write, key, ordered, compared, options)) return { key, ordered, value: compared };
   }
   return undefined;
 }
@@ -321,7 +341,7 @@ function dynamoValue(input: TSESTree.ObjectExpression | undefined, placeholder: 
 }
 
 /** `ConditionExpression: '#tok < :tok'` on an attribute the write also sets (`SET #tok = :tok`, or in `Item`). */
-function dynamoCompares(write: ObjectWrite, options: FenceJudgeOptions): { key: string; ordered: boolean; stored: boolean } | undefined {
+function dynamoCompares(write: ObjectWrite, options: FenceJudgeOptions): (FoundComparison & { stored: boolean; rawAttr: string; placeholder: string }) | undefined {
   const input = write.filter;
   const condition = staticString(propertyValue(input, 'ConditionExpression') ?? NULL_LITERAL);
   if (!condition) return undefined;
@@ -340,7 +360,7 @@ function dynamoCompares(write: ObjectWrite, options: FenceJudgeOptions): { key: 
     const compared = (value && options.isTokenValue(value)) || (ordered && storesSame && isMonotonicColumn(attr) && !(value && options.isNonTokenValue?.(value))) || isTokenColumnByName(attr, options) || (!ordered && isCompareAndSetColumnByName(attr));
     if (!compared) continue;
     const stored = !ordered || write.kind === 'delete' || (update !== undefined ? assigned !== null : write.kind === 'replace' ? storedValue(write, attr) !== undefined || !asObject(propertyValue(input, 'Item')) : true);
-    return { key: attr, ordered, stored };
+    return { key: attr, ordered, stored, value, rawAttr, placeholder };
   }
   return undefined;
 }
@@ -352,11 +372,13 @@ function escape(text: string): string {
 export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions): ObjectVerdict {
   if (write.api === 'dynamodb') {
     const found = dynamoCompares(write, options);
-    return found ? { tokenCompared: true, tokenStored: found.stored, column: found.key } : { tokenCompared: false, tokenStored: false };
+    return found
+      ? { tokenCompared: true, tokenStored: found.stored, column: found.key, value: found.value, ordered: found.ordered, expressionAttribute: found.rawAttr, placeholder: found.placeholder }
+      : { tokenCompared: false, tokenStored: false };
   }
   const found = write.links.length > 0 ? chainComparesToken(write, options) : filterComparesToken(write, write.filter, options);
   if (!found) return { tokenCompared: false, tokenStored: false };
   // Equality (a holder, a version) is compare-and-set: nothing new needs storing.
-  const stored = !found.ordered || write.kind === 'delete' || valuesStore(write.values, found.key);
-  return { tokenCompared: true, tokenStored: stored, column: found.key };
+  const stored = !found.ordered || write.kind === 'delete' || valuesStore(write.values, found.key) || mongoStoresElsewhere(write, found.key);
+  return { tokenCompared: true, tokenStored: stored, column: found.key, value: found.value, ordered: found.ordered };
 }

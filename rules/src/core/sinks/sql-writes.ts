@@ -168,6 +168,8 @@ export interface WriteVerdict {
   tokenStored: boolean;
   /** The token column the comparison uses, when there is one. */
   column?: string;
+  /** The comparison that compares the token (for suggestions that store the compared value). */
+  comparison?: SqlComparison;
 }
 
 /** How a SQL write is judged; see `fence-judgement.ts`. */
@@ -241,5 +243,5 @@ export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: 
   const column = bareColumn(comparison.column);
   const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete';
   const stored = !needsStore || statement.assignments.some((a) => sameColumn(a.column, column));
-  return { statement, tokenCompared: true, tokenStored: stored, column };
+  return { statement, tokenCompared: true, tokenStored: stored, column, comparison };
 }

@@ -1,0 +1,145 @@
+/**
+ * Redis writes made through a Lua script: `redis.eval(script, numKeys, ...keys, ...args)`
+ * (ioredis), `client.eval(script, { keys, arguments })` (node-redis), and commands defined
+ * with ioredis `defineCommand(name, { numberOfKeys, lua })` then called by name. The script
+ * is the only place a Redis write can compare a fence token, so its facts (lua-script.ts)
+ * say whether the write compares the token and whether it stores it.
+ */
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, calleeObject, objectArgument, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { analyzeLuaScript, type LuaScriptFacts } from './lua-script.js';
+
+export interface RedisScript {
+  call: TSESTree.CallExpression;
+  /** The Lua source and the JS literal (or template without interpolations) that holds it. */
+  text: string;
+  textNode: TSESTree.StringLiteral | TSESTree.TemplateLiteral;
+  facts: LuaScriptFacts;
+  /** JS values bound to `KEYS[k]` / `ARGV[n]` (index 0 is `KEYS[1]`), when the call lists them. */
+  keys: Array<Node | undefined>;
+  args: Array<Node | undefined>;
+  /** The command name a `defineCommand` script is called by, when it is one. */
+  command?: string;
+}
+
+const EVAL = /^(?:eval|EVAL|evalRo|eval_ro)$/;
+/** Scripts are recognised by what they run; a cheap text test first. */
+const REDIS_CALL = /redis\.p?call\s*\(/;
+
+function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
+  const def = variable?.defs[0];
+  return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? def.node.init : undefined;
+}
+
+/** The literal holding a script: inline, or through a `const` (also a class's static/readonly field is not followed). */
+function scriptLiteral(node: Node | undefined, sourceCode: SourceCode): TSESTree.StringLiteral | TSESTree.TemplateLiteral | undefined {
+  if (!node) return undefined;
+  let n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const init = constInit(n, sourceCode);
+    if (!init) return undefined;
+    n = unwrap(init);
+  }
+  if (n.type === AST_NODE_TYPES.Literal && typeof n.value === 'string') return n as TSESTree.StringLiteral;
+  if (n.type === AST_NODE_TYPES.TemplateLiteral && n.expressions.length === 0) return n;
+  return undefined;
+}
+
+function literalText(node: TSESTree.StringLiteral | TSESTree.TemplateLiteral): string {
+  return node.type === AST_NODE_TYPES.Literal ? node.value : (node.quasis[0].value.cooked ?? '');
+}
+
+function plainArgs(args: readonly TSESTree.CallExpressionArgument[]): Array<Node | undefined> {
+  return args.map((a) => (a.type === AST_NODE_TYPES.SpreadElement ? undefined : a));
+}
+
+function arrayElements(node: Node | undefined): Array<Node | undefined> {
+  const n = node && unwrap(node);
+  return n?.type === AST_NODE_TYPES.ArrayExpression ? n.elements.map((e) => (e && e.type !== AST_NODE_TYPES.SpreadElement ? e : undefined)) : [];
+}
+
+function build(call: TSESTree.CallExpression, literal: TSESTree.StringLiteral | TSESTree.TemplateLiteral, keys: Array<Node | undefined>, args: Array<Node | undefined>, command?: string): RedisScript | undefined {
+  const text = literalText(literal);
+  if (!REDIS_CALL.test(text)) return undefined;
+  const facts = analyzeLuaScript(text);
+  return facts ? { call, text, textNode: literal, facts, keys, args, command } : undefined;
+}
+
+/** Scripts defined with `defineCommand(name, { numberOfKeys, lua })`, by command name. */
+export function definedCommands(calls: readonly TSESTree.CallExpression[], sourceCode: SourceCode): Map<string, { literal: TSESTree.StringLiteral | TSESTree.TemplateLiteral; numberOfKeys?: number }> {
+  const out = new Map<string, { literal: TSESTree.StringLiteral | TSESTree.TemplateLiteral; numberOfKeys?: number }>();
+  for (const call of calls) {
+    if (calleeName(call) !== 'defineCommand') continue;
+    const name = call.arguments[0] && staticString(call.arguments[0]);
+    const options = objectArgument(call, 1);
+    const literal = scriptLiteral(propertyValue(options, 'lua'), sourceCode);
+    const keys = propertyValue(options, 'numberOfKeys');
+    const numberOfKeys = keys && unwrap(keys).type === AST_NODE_TYPES.Literal ? Number((unwrap(keys) as TSESTree.Literal).value) : undefined;
+    if (name && literal) out.set(name, { literal, numberOfKeys });
+  }
+  return out;
+}
+
+/** The script a call runs, with its facts; undefined for any other call or a script we cannot read. */
+export function readRedisScript(call: TSESTree.CallExpression, sourceCode: SourceCode, commands: ReadonlyMap<string, { literal: TSESTree.StringLiteral | TSESTree.TemplateLiteral; numberOfKeys?: number }>): RedisScript | undefined {
+  const method = calleeName(call);
+  if (!method || !calleeObject(call)) return undefined;
+  if (EVAL.test(method)) {
+    const literal = scriptLiteral(call.arguments[0], sourceCode);
+    if (!literal) return undefined;
+    const second = call.arguments[1];
+    // node-redis: eval(script, { keys: [...], arguments: [...] }).
+    const options = objectArgument(call, 1);
+    if (options) return build(call, literal, arrayElements(propertyValue(options, 'keys')), arrayElements(propertyValue(options, /^(?:arguments|args)$/)));
+    // ioredis: eval(script, numKeys, ...keys, ...args).
+    const n = second && second.type !== AST_NODE_TYPES.SpreadElement && unwrap(second).type === AST_NODE_TYPES.Literal ? Number((unwrap(second) as TSESTree.Literal).value) : undefined;
+    const rest = plainArgs(call.arguments.slice(2));
+    if (n === undefined || !Number.isInteger(n)) return build(call, literal, [], []);
+    return build(call, literal, rest.slice(0, n), rest.slice(n));
+  }
+  const defined = commands.get(method);
+  if (defined) {
+    const rest = plainArgs(call.arguments);
+    const n = defined.numberOfKeys ?? 0;
+    return build(call, defined.literal, rest.slice(0, n), rest.slice(n), method);
+  }
+  return undefined;
+}
+
+
+export type RedisScriptCommands = ReturnType<typeof definedCommands>;
+
+export interface RedisScriptVerdict {
+  tokenCompared: boolean;
+  tokenStored: boolean;
+  /** The key the compared value was read from (`KEYS[2]`), for messages and the suggestion. */
+  column?: string;
+  /** 1-based `ARGV[n]` compared as the token. */
+  arg?: number;
+  /** 1-based `KEYS[k]` the stored token was read from. */
+  key?: number;
+}
+
+/**
+ * A script that compares an argument with a stored value by order (`<`, `>=`) and writes is a
+ * fence; it stores the token when it also writes that argument. Equality with an argument the
+ * caller fills with a token is compare-and-set: nothing new needs storing.
+ */
+export function judgeRedisScript(script: RedisScript, options: { isTokenValue(node: Node): boolean }): RedisScriptVerdict {
+  const { facts } = script;
+  if (facts.writes.length === 0) return { tokenCompared: false, tokenStored: false };
+  const ordered = facts.ordered[0];
+  if (ordered) {
+    const unstored = facts.ordered.find((c) => !facts.stored.has(c.arg));
+    const shown = unstored ?? ordered;
+    return { tokenCompared: true, tokenStored: !unstored, column: shown.stored.key ? `KEYS[${shown.stored.key}]` : undefined, arg: shown.arg, key: shown.stored.key };
+  }
+  const cas = facts.equal.find((c) => {
+    const value = script.args[c.arg - 1];
+    return value !== undefined && options.isTokenValue(value);
+  });
+  if (cas) return { tokenCompared: true, tokenStored: true, column: cas.stored.key ? `KEYS[${cas.stored.key}]` : undefined, arg: cas.arg, key: cas.stored.key };
+  return { tokenCompared: false, tokenStored: false };
+}
