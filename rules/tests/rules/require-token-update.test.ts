@@ -17,6 +17,14 @@ const log = pino();
 export interface Lease { leaseId: string; fenceToken: bigint }
 `;
 
+const redlockRedis = `import Redlock from 'redlock';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+`;
+
 ruleTester.run('require-token-update', rule, {
   valid: [
     {
@@ -179,6 +187,37 @@ export async function saveState(key: string, value: string, fenceToken: bigint) 
 export async function saveState(key: string, value: string, fenceToken: bigint) {
   await pool.query('UPDATE state SET value = $1, fence_token = $3 WHERE key = $2 AND fence_token < $3', [value, key, fenceToken]);
 }` }] }],
+    },
+    {
+      name: 'a Redis INCR counter under any name is compared but not stored',
+      code: `${redlockRedis}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const n = await redis.incr(\`fence:\${key}\`);
+    await pool.query('UPDATE documents SET body = $1 WHERE id = $2 AND writer_seq < $3', [body, key, n]);
+  } finally { await lock.release(); }
+}`,
+      errors: [
+        {
+          messageId: 'tokenNotStored',
+          data: { column: 'writer_seq', lock: ' (lock on line 9)' },
+          line: 12,
+          suggestions: [
+            {
+              messageId: 'storeToken',
+              output: `${redlockRedis}
+export async function save(key: string, body: string) {
+  const lock = await redlock.acquire([key], 5000);
+  try {
+    const n = await redis.incr(\`fence:\${key}\`);
+    await pool.query('UPDATE documents SET body = $1, writer_seq = $3 WHERE id = $2 AND writer_seq < $3', [body, key, n]);
+  } finally { await lock.release(); }
+}`,
+            },
+          ],
+        },
+      ],
     },
     {
       name: 'pg: compares the token but does not store it (the suggestion stores the compared parameter)',
