@@ -47,7 +47,7 @@ const root = path.resolve(here, '..', '..');
 /** Which rule reports each category of the ground truth; null: no rule covers it yet. */
 export const CATEGORY_RULES = {
   'unfenced-write': 'fencelint/require-fence-condition',
-  'token-not-stored': 'fencelint/require-fence-condition',
+  'token-not-stored': 'fencelint/require-token-update',
   'check-then-write': 'fencelint/no-check-then-write',
   'release-by-name': 'fencelint/no-release-by-name',
   'clock-token': 'fencelint/no-clock-token',
