@@ -8,6 +8,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { contains, memberName, walk, type FunctionNode, type Node } from './ast.js';
 import { findAcquires, type AcquireSite } from './locks/acquires.js';
+import { boundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { FunctionIndex } from './modules/functions.js';
 import { recordImport, type ImportTable } from './modules/imports.js';
@@ -36,6 +37,8 @@ export interface SqlWriteSite {
   /** One verdict per protected write statement in the text. */
   verdicts: WriteVerdict[];
   fenced: boolean;
+  /** Made on the advisory lock's own connection, in its transaction or session: it cannot outlive the lock. */
+  boundToLock?: AdvisoryScope;
 }
 
 export interface KnexWriteSite {
@@ -45,6 +48,8 @@ export interface KnexWriteSite {
   write: KnexWrite;
   verdict: KnexVerdict;
   fenced: boolean;
+  /** Made on the advisory lock's own connection, in its transaction or session: it cannot outlive the lock. */
+  boundToLock?: AdvisoryScope;
 }
 
 export interface ObjectWriteSite {
@@ -54,6 +59,8 @@ export interface ObjectWriteSite {
   write: ObjectWrite;
   verdict: ObjectVerdict;
   fenced: boolean;
+  /** Made on the advisory lock's own connection, in its transaction or session: it cannot outlive the lock. */
+  boundToLock?: AdvisoryScope;
 }
 
 export interface ApiWriteSite {
@@ -64,6 +71,8 @@ export interface ApiWriteSite {
   /** Redis scripts only: what the script compares and stores. */
   verdict?: RedisScriptVerdict;
   fenced: boolean;
+  /** Made on the advisory lock's own connection, in its transaction or session: it cannot outlive the lock. */
+  boundToLock?: AdvisoryScope;
 }
 
 /** A call to a project function (another module's repository, DAL function, service) that writes. */
@@ -272,6 +281,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const summaryOf = callees ? (call: TSESTree.CallExpression) => callees.summaryOf(call) : undefined;
   const acquires = findAcquires({
     calls,
+    taggedTemplates: tagged,
     receivers,
     sourceText: (n) => sourceCode.getText(n),
     membersRead,
@@ -352,6 +362,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const candidates: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression> = [...calls, ...tagged, ...constructed].sort(
     (a, b) => a.range[0] - b.range[0],
   );
+  const queries = [...calls, ...tagged];
   for (const node of candidates) {
     const acquire = sectionOf(node);
     if (!acquire) {
@@ -364,7 +375,8 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, scripts });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
-      writes.push({ ...reading, acquire } as WriteSite);
+      const bound = acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode);
+      writes.push((bound ? { ...reading, acquire, fenced: true, boundToLock: bound } : { ...reading, acquire }) as WriteSite);
       continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {

@@ -373,7 +373,7 @@ class ModuleSummarizer implements ModuleBuilder {
   /** The parameter a lock helper runs under its lock: passed to a callback acquire, or called inside the section. */
   private callbackParamOf(site: AcquireSite, fn: FunctionNode, analysis: FileAnalysis): number | undefined {
     if (site.callbackArgument) return this.directParam(site.callbackArgument, fn);
-    const args = site.node.arguments;
+    const args = site.node.type === AST_NODE_TYPES.CallExpression ? site.node.arguments : [];
     const last = this.directParam(args[args.length - 1], fn);
     for (const call of analysis.calls) {
       if (!contains(site.range, call) || !contains(fn, call)) continue;
@@ -395,7 +395,7 @@ class ModuleSummarizer implements ModuleBuilder {
         advice: site.advice,
         at: site.origin?.at ?? locationOf(this.file, site.node),
         flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
-        keyArg: this.keyParamOf(site.node, site.origin?.keyArg, fn),
+        keyArg: site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
       };
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [] };

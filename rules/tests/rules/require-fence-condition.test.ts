@@ -653,14 +653,14 @@ export async function save(key: string, value: string, workerId: string) {
       ],
     },
     {
-      name: 'PostgreSQL advisory lock on a pooled client',
+      name: 'PostgreSQL advisory lock on a pooled client, the write through the pool',
       code: `import { Pool } from 'pg';
 const pool = new Pool();
 export async function save(key: number, value: string) {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [key]);
-    await client.query('UPDATE resource_state SET value = $1 WHERE id = $2', [value, key]);
+    await pool.query('UPDATE resource_state SET value = $1 WHERE id = $2', [value, key]);
     await client.query('SELECT pg_advisory_unlock($1)', [key]);
   } finally { client.release(); }
 }`,
@@ -1615,6 +1615,154 @@ export async function run(key: string, value: string) {
   try { await apply(held, key, value); } finally { await held.release(); }
 }`,
       errors: [{ messageId: 'missingFenceNoToken', line: 6, suggestions: [] }],
+    },
+  ],
+});
+
+// PostgreSQL advisory locks: a write on the lock's own connection, inside its transaction or
+// session, cannot outlive the lock; a write through another connection or the pool can.
+const pgKnexPrisma = `import { Pool, type PoolClient } from 'pg';
+import knex from 'knex';
+import { PrismaClient } from '@prisma/client';
+import postgres from 'postgres';
+const pool = new Pool();
+const db = knex({ client: 'pg' });
+const prisma = new PrismaClient();
+const sql = postgres();
+`;
+
+ruleTester.run('require-fence-condition: scoped advisory locks', rule, {
+  valid: [
+    {
+      name: 'pg_advisory_xact_lock and the write on the same client between BEGIN and COMMIT',
+      code: `${pgKnexPrisma}
+export async function settle(accountId: string, balance: number) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [accountId]);
+    await client.query('UPDATE balances SET amount = $1 WHERE account_id = $2', [balance, accountId]);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK');
+    throw err;
+  } finally {
+    client.release();
+  }
+}`,
+    },
+    {
+      name: 'pg_advisory_lock and the write on the same dedicated session',
+      code: `${pgKnexPrisma}
+export async function rebuild(client: PoolClient, id: number, body: string) {
+  const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS ok', [id]);
+  if (!rows[0].ok) return;
+  try {
+    await client.query('UPDATE reports SET body = $1 WHERE id = $2', [body, id]);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [id]);
+  }
+}`,
+    },
+    {
+      name: 'knex.transaction, prisma.$transaction and sql.begin callbacks on their own transaction object',
+      code: `${pgKnexPrisma}
+export async function move(id: string, v: string) {
+  await db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [42]);
+    await trx('items').where({ id }).update({ v });
+  });
+  await prisma.$transaction(async (tx) => {
+    await tx.$executeRaw\`SELECT pg_advisory_xact_lock(\${42})\`;
+    await tx.item.update({ where: { id }, data: { v } });
+  });
+  await sql.begin(async (sql) => {
+    await sql\`SELECT pg_advisory_xact_lock(\${42})\`;
+    await sql\`UPDATE items SET v = \${v} WHERE id = \${id}\`;
+  });
+}`,
+    },
+    {
+      name: 'a knex transaction opened without a callback, shared advisory lock',
+      code: `${pgKnexPrisma}
+export async function move(id: string, v: string) {
+  const trx = await db.transaction();
+  try {
+    await trx.raw('SELECT pg_advisory_xact_lock_shared(?)', [7]);
+    await trx('items').where({ id }).update({ v });
+    await trx.commit();
+  } catch (err) {
+    await trx.rollback();
+    throw err;
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the lock is held on a client but the write goes through the pool; the label names the exact function',
+      code: `${pgKnexPrisma}
+export async function settle(accountId: string, balance: number) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [accountId]);
+    await pool.query('UPDATE balances SET amount = $1 WHERE account_id = $2', [balance, accountId]);
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 15, suggestions: [] }],
+    },
+    {
+      name: 'a session lock taken through the pool holds for none of its writes',
+      code: `${pgKnexPrisma}
+export async function rebuild(id: number, body: string) {
+  await pool.query('SELECT pg_try_advisory_lock($1)', [id]);
+  await pool.query('UPDATE reports SET body = $1 WHERE id = $2', [body, id]);
+  await pool.query('SELECT pg_advisory_unlock($1)', [id]);
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 12, suggestions: [] }],
+    },
+    {
+      name: 'pg_advisory_xact_lock outside a transaction ends with its own statement',
+      code: `${pgKnexPrisma}
+export async function rebuild(id: number, body: string) {
+  const client = await pool.connect();
+  await client.query('SELECT pg_advisory_xact_lock($1)', [id]);
+  await client.query('UPDATE reports SET body = $1 WHERE id = $2', [body, id]);
+  client.release();
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 13, suggestions: [] }],
+    },
+    {
+      name: 'inside the transaction callbacks, writes through the outer client are not in the transaction',
+      code: `${pgKnexPrisma}
+export async function move(id: string, v: string) {
+  await db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [42]);
+    await db('items').where({ id }).update({ v });
+  });
+  await prisma.$transaction(async (tx) => {
+    await tx.$executeRaw\`SELECT pg_advisory_xact_lock(\${42})\`;
+    await prisma.item.update({ where: { id }, data: { v } });
+  });
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 13, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 17, suggestions: [] },
+      ],
+    },
+    {
+      name: 'postgres.js: a session lock on the pool, and a write through the pool under it',
+      code: `${pgKnexPrisma}
+export async function rebuild(id: number, body: string) {
+  await sql\`SELECT pg_advisory_lock(\${id})\`;
+  await sql\`UPDATE reports SET body = \${body} WHERE id = \${id}\`;
+  await sql\`SELECT pg_advisory_unlock(\${id})\`;
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 12, suggestions: [] }],
     },
   ],
 });

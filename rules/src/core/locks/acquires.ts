@@ -30,13 +30,14 @@ import {
   type LockModel,
 } from '../models/locks.js';
 import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
+import { advisoryLockIn, connectionOf, endsTransaction, sqlTextOf, type AdvisoryLock } from './advisory-scope.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 import { formatLocation, type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 
 export interface AcquireSite {
   id: number;
-  /** The acquire call (or, for SQL advisory locks, the query call). */
-  node: TSESTree.CallExpression;
+  /** The acquire call (or, for SQL advisory locks, the query: a call or a tagged template). */
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
   /** Model id: 'redlock', 'etcd3', 'redis-set-nx', 'pg-advisory-lock', 'custom', or a user model id. */
   library: string;
   /** Text key of the handle the acquire resolves to (`lock`, `this.lease`), when it is bound. */
@@ -54,7 +55,9 @@ export interface AcquireSite {
   /** Source range of the critical section within `scope`. */
   range: TSESTree.Range;
   /** The call that ends the critical section, if found. */
-  release?: TSESTree.CallExpression;
+  release?: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  /** For PostgreSQL advisory locks: the exact function, its scope and its connection. */
+  advisory?: AdvisoryLock;
   /** For SET NX locks: the source text of the key, to match its release; for lease tables, the table. */
   lockKeyText?: string;
   /** How messages name the acquire, as Markdown: `` `redlock.acquire` ``, `` a `job_leases` row ``. */
@@ -118,7 +121,6 @@ function sqlHead(call: TSESTree.CallExpression): string | undefined {
   return undefined;
 }
 
-const ADVISORY_LOCK = /\bpg_(?:try_)?advisory_(?:xact_)?lock(?:_shared)?\s*\(/i;
 const ADVISORY_UNLOCK = /\bpg_advisory_unlock(?:_all|_shared)?\s*\(/i;
 
 /** Where the awaited result of a call is bound: `const x = await call`, `x = await call`. */
@@ -179,10 +181,13 @@ interface Candidate {
   summary?: AcquireSummary;
   /** For a summarised callback acquire: the callback argument, when it is no function of this file. */
   callbackArgument?: Node;
+  advisory?: Omit<AdvisoryLock, 'connection'>;
 }
 
 export interface AcquireFinderInput {
   calls: readonly TSESTree.CallExpression[];
+  /** Tagged templates (postgres.js `sql`, Prisma `$executeRaw`): advisory locks taken through them. */
+  taggedTemplates?: readonly TSESTree.TaggedTemplateExpression[];
   receivers: ReceiverTable;
   sourceText: (node: Node) => string;
   /** Member names read off each receiver key anywhere in the file (`lease.fenceToken` -> lease: {fenceToken}). */
@@ -219,6 +224,11 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   const summary = input.summaryOf?.(call);
   if (summary && !summary.partial) return summary.acquire ? classifySummarised(call, summary.acquire, input) : undefined;
 
+  // `SELECT pg_advisory_lock(...)` through any SQL client, knex's `trx.raw(...)` included.
+  const head = sqlHead(call);
+  const advisory = head ? advisoryLockIn(head) : undefined;
+  if (advisory) return { library: 'pg-advisory-lock', advice: ADVISORY_LOCK_ADVICE, advisory };
+
   if (object) {
     const kind = input.receivers.kindOf(object);
     if (kind?.type === 'local' || kind?.type === 'knex') return undefined;
@@ -245,8 +255,6 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     if (kind?.type === 'redis') return undefined;
   }
 
-  const head = sqlHead(call);
-  if (head && ADVISORY_LOCK.test(head)) return { library: 'pg-advisory-lock', advice: ADVISORY_LOCK_ADVICE };
   const leaseTable = head ? LEASE_TABLE_WRITE.exec(head) : null;
   if (leaseTable) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable[1].toLowerCase() };
   // `withLock(key, async () => { ... })`: the helper's name says the callback runs under a lock.
@@ -302,9 +310,10 @@ function handleTokenUse(binding: ReturnType<typeof bindingOf>, input: AcquireFin
 }
 
 /** The last release of this lock that follows the acquire within the same function. */
-function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start: number }, model: LockModel | undefined, input: AcquireFinderInput): TSESTree.CallExpression | undefined {
-  let found: TSESTree.CallExpression | undefined;
+function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start: number }, model: LockModel | undefined, input: AcquireFinderInput): TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | undefined {
   const scopeRange = bodyRange(site.scope);
+  if (site.advisory) return advisoryRelease(site.advisory, site.start, scopeRange, input);
+  let found: TSESTree.CallExpression | undefined;
   for (const call of input.calls) {
     if (call.range[0] < site.start || !contains(scopeRange, call)) continue;
     const method = calleeName(call);
@@ -313,10 +322,7 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
     const objectKey = object ? receiverKey(object) : undefined;
     const releaseNames = model?.release ?? [];
     let isRelease = false;
-    if (site.library === 'pg-advisory-lock') {
-      const head = sqlHead(call);
-      isRelease = !!head && ADVISORY_UNLOCK.test(head);
-    } else if (site.library === 'sql-lease-table') {
+    if (site.library === 'sql-lease-table') {
       const head = sqlHead(call);
       isRelease = !!head && new RegExp(`^\\s*delete\\s+from\\s+(?:"?\\w+"?\\.)?"?${site.lockKeyText}"?\\b`, 'i').test(head);
     } else if (site.library === 'redis-set-nx') {
@@ -345,9 +351,33 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
   return found;
 }
 
+/**
+ * Where an advisory lock ends: the first `COMMIT` (else `ROLLBACK`) on its connection for an xact lock,
+ * the last `pg_advisory_unlock` (on its connection when it has one) for a session lock.
+ */
+function advisoryRelease(lock: AdvisoryLock, start: number, scope: TSESTree.Range, input: AcquireFinderInput): TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | undefined {
+  const queries = [...input.calls, ...(input.taggedTemplates ?? [])].filter((q) => q.range[0] >= start && contains(scope, q)).sort((a, b) => a.range[0] - b.range[0]);
+  // A ROLLBACK on an early-return branch does not end the section for the code after it; the COMMIT does.
+  if (lock.scope === 'transaction') return queries.find((q) => endsTransaction(q, lock.connection) === 'commit') ?? queries.find((q) => endsTransaction(q, lock.connection));
+  const unlocks = queries.filter((q) => ADVISORY_UNLOCK.test(sqlTextOf(q) ?? ''));
+  return unlocks.filter((q) => lock.connection === undefined || connectionOf(q) === lock.connection).pop() ?? unlocks.pop();
+}
+
 /** Every acquire in the file with its critical section, in source order. */
 export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
   const sites: AcquireSite[] = [];
+  for (const tagged of input.taggedTemplates ?? []) {
+    const text = sqlTextOf(tagged);
+    const lock = text !== undefined ? advisoryLockIn(text) : undefined;
+    if (!lock) continue;
+    const advisory = { ...lock, connection: connectionOf(tagged) };
+    const scope = enclosingFunction(tagged) ?? input.program;
+    const base = {
+      label: `\`${advisory.fn}\``, node: tagged, library: 'pg-advisory-lock', destructured: new Map<string, string>(), tokenProperties: [], advice: ADVISORY_LOCK_ADVICE, scope, advisory,
+    };
+    const release = findRelease({ ...base, start: tagged.range[1] }, undefined, input);
+    sites.push({ ...base, id: -1, range: [tagged.range[1], release ? release.range[0] : bodyRange(scope)[1]], release });
+  }
   for (const call of input.calls) {
     const candidate = classify(call, input);
     if (!candidate) continue;
@@ -373,8 +403,8 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const origin = candidate.summary;
     const label = origin
       ? `\`${callee}\` (${formatLocation(origin.at, input.labelBase)})`
-      : candidate.library === 'pg-advisory-lock'
-        ? '`pg_advisory_lock`'
+      : candidate.advisory
+        ? `\`${candidate.advisory.fn}\``
         : candidate.library === 'sql-lease-table'
           ? `a \`${candidate.lockKeyText}\` row`
           : candidate.library === 'redis-set-nx'
@@ -395,6 +425,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       flow: origin && input.locationOf ? [input.locationOf(call), ...origin.flow, origin.at] : undefined,
       keyArgText: origin?.keyArg !== undefined && call.arguments[origin.keyArg] ? input.sourceText(call.arguments[origin.keyArg]) : undefined,
       callbackArgument: candidate.callbackArgument,
+      advisory: candidate.advisory && { ...candidate.advisory, connection: connectionOf(call) },
     };
     if (callback) {
       sites.push({ ...base, id: sites.length, range: callback.body.range });
@@ -409,5 +440,6 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const end = release ? release.range[0] : bodyRange(scope)[1];
     sites.push({ ...base, id: sites.length, range: [call.range[1], end], release });
   }
-  return sites;
+  // Source order, numbered in it.
+  return sites.sort((a, b) => a.node.range[0] - b.node.range[0]).map((site, id) => ({ ...site, id }));
 }

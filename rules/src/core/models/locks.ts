@@ -125,7 +125,7 @@ export const ADVISORY_UNLOCK_FUNCTIONS = ['pg_advisory_unlock', 'pg_advisory_unl
 /** A lease kept as a row: `INSERT INTO locks ...` / `UPDATE job_leases SET owner = ...` takes it, `DELETE` ends it. */
 export const LEASE_TABLE_WRITE = /^\s*(?:insert\s+into|update)\s+(?:"?\w+"?\.)?"?((?:\w+_)?(?:locks?|leases?|mutex(?:es)?))"?[\s(]/i;
 export const LEASE_TABLE_ADVICE = `a lease row identifies its holder but orders nothing: add a token column the acquire increments, or ${DURABLE_COUNTER}`;
-export const ADVISORY_LOCK_ADVICE = `PostgreSQL advisory locks belong to a session, carry no token and are easily lost through a connection pool: ${DURABLE_COUNTER}`;
+export const ADVISORY_LOCK_ADVICE = `a PostgreSQL advisory lock carries no token and holds only for writes on its own connection (for \`pg_advisory_xact_lock\`, in its own transaction): make the write there, or ${DURABLE_COUNTER}`;
 
 /** Shape of a user's own authority: acquire methods whose result carries a token. */
 export const CUSTOM_AUTHORITY_ACQUIRE = /^(?:acquire|tryAcquire|acquireLease|acquireLock|lease|takeLease|obtainLease|grantLease|grant|obtain|claim|claimLease|lock|tryLock|lockResource|acquireFence)$/;

@@ -251,7 +251,7 @@ function handleIdentifier(site: AcquireSite): TSESTree.Identifier | undefined {
   const parent = current.parent;
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier && parent.id.name === site.handleKey) return parent.id;
   // redis-semaphore: `const mutex = new Mutex(...)`; the handle is the receiver.
-  const object = calleeObject(site.node);
+  const object = site.node.type === AST_NODE_TYPES.CallExpression ? calleeObject(site.node) : undefined;
   if (object?.type === AST_NODE_TYPES.Identifier && object.name === site.handleKey) return object;
   return undefined;
 }

@@ -1,0 +1,171 @@
+/**
+ * How far a PostgreSQL advisory lock reaches. `pg_advisory_xact_lock` holds until its
+ * transaction ends; `pg_advisory_lock` until its session unlocks it or ends. A write on the
+ * same connection inside that span cannot land after the lock is gone: the lock ends only
+ * when the transaction (or the session) does, and the write ends with it. A write through
+ * another connection, or through the pool, is bound to nothing and still needs a fence.
+ */
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, enclosingFunction, isFunctionNode, memberName, propertyKeyName, unwrap, type Node } from '../ast.js';
+import { receiverKey } from '../modules/receivers.js';
+
+export type AdvisoryScope = 'transaction' | 'session';
+
+export interface AdvisoryLock {
+  /** The exact function, lower-case: `pg_advisory_xact_lock`, `pg_try_advisory_lock_shared`. */
+  fn: string;
+  scope: AdvisoryScope;
+  /** The connection it was taken on (`client`, `trx`, `this.db`), when it is a stable name. */
+  connection?: string;
+}
+
+export type SqlNode = TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+
+const ADVISORY_FUNCTION = /\bpg_(?:try_)?advisory_(?:xact_)?lock(?:_shared)?(?=\s*\()/i;
+const BEGIN = /^\s*(?:BEGIN|START\s+TRANSACTION)\b/i;
+const TRANSACTION_END = /^\s*(?:COMMIT|ROLLBACK|END)\b/i;
+/** Calls whose callback runs in one transaction on one connection: knex, Prisma, postgres.js, pg-promise, Sequelize, TypeORM, Kysely. */
+const TRANSACTION_CALLBACK = /^(?:transaction|\$transaction|begin|tx|task|withTransaction|runInTransaction|serializable)$/;
+/** Calls that open a transaction object without a callback: knex `await db.transaction()`, Sequelize `sequelize.transaction()`. */
+const TRANSACTION_OPEN = /^(?:transaction|startTransaction|beginTransaction)$/;
+/** Calls that hand out one dedicated connection: pg `pool.connect()`, mysql2 `getConnection()`, postgres.js `sql.reserve()`. */
+const DEDICATED_OPEN = /^(?:connect|getConnection|reserve|acquire|acquireConnection)$/;
+const DEDICATED_TYPE = /^(?:PoolClient|Client|ClientBase|PoolConnection|Connection|ReservedSql|TransactionSql|Transaction|TransactionClient|QueryRunner|EntityManager|DatabaseTransactionConnection)$/;
+const POOL_TYPE = /^(?:Pool|PrismaClient|Knex|Sql|Sequelize|DataSource|DatabasePool|Kysely)$/;
+const POOL_CREATION = /^(?:Pool|createPool|postgres|knex|PrismaClient|Sequelize|DataSource|createKysely|drizzle|neon)$/;
+const DEDICATED_CREATION = /^(?:Client|createConnection)$/;
+const POOL_NAME = /pool|prisma|knex|^(?:db|database|sql|pg|orm|sequelize|dataSource)$/i;
+const DEDICATED_NAME = /client|conn|connection|session|^(?:tx|trx|t)$|transaction|manager|runner/i;
+
+/** The advisory lock function a SQL text calls, with its scope. */
+export function advisoryLockIn(text: string): Omit<AdvisoryLock, 'connection'> | undefined {
+  const m = ADVISORY_FUNCTION.exec(text);
+  if (!m) return undefined;
+  const fn = m[0].toLowerCase();
+  return { fn, scope: fn.includes('_xact_') ? 'transaction' : 'session' };
+}
+
+/** The SQL text a call or tagged template sends, cheaply, without parsing (first argument or template text). */
+export function sqlTextOf(node: SqlNode): string | undefined {
+  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) return node.quasi.quasis.map((q) => q.value.raw).join(' ');
+  const first = node.arguments[0];
+  if (!first) return undefined;
+  const n = unwrap(first);
+  if (n.type === AST_NODE_TYPES.Literal && typeof n.value === 'string') return n.value;
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.quasis.map((q) => q.value.raw).join(' ');
+  if (n.type === AST_NODE_TYPES.ObjectExpression) {
+    for (const p of n.properties) {
+      if (p.type !== AST_NODE_TYPES.Property || !/^(?:text|sql)$/.test(propertyKeyName(p) ?? '')) continue;
+      const v = unwrap(p.value);
+      if (v.type === AST_NODE_TYPES.Literal && typeof v.value === 'string') return v.value;
+      if (v.type === AST_NODE_TYPES.TemplateLiteral) return v.quasis.map((q) => q.value.raw).join(' ');
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The connection a query or write runs on, as a receiver key: `client` for `client.query(...)`,
+ * `tx` for ``tx`...` `` and `tx.account.update(...)`, `trx` for `trx('t').update(...)` and
+ * `.transacting(trx)`, `t` for Sequelize's `{ transaction: t }`.
+ */
+export function connectionOf(node: SqlNode | TSESTree.NewExpression): string | undefined {
+  if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+    const tag = unwrap(node.tag);
+    // Prisma's `tx.$executeRaw`...``: the client is the object.
+    return tag.type === AST_NODE_TYPES.MemberExpression && /^\$/.test(memberName(tag) ?? '') ? receiverKey(tag.object) : receiverKey(tag);
+  }
+  if (node.type === AST_NODE_TYPES.NewExpression) return undefined;
+  for (const arg of node.arguments) {
+    const object = arg.type === AST_NODE_TYPES.ObjectExpression ? arg : undefined;
+    for (const p of object?.properties ?? []) {
+      if (p.type === AST_NODE_TYPES.Property && /^(?:transaction|transacting)$/.test(propertyKeyName(p) ?? '')) return receiverKey(p.value);
+    }
+  }
+  let current: Node = node;
+  for (let i = 0; i < 30 && current.type === AST_NODE_TYPES.CallExpression; i++) {
+    const call: TSESTree.CallExpression = current;
+    if (calleeName(call) === 'transacting' && call.arguments[0]) return receiverKey(call.arguments[0]);
+    const callee = unwrap(call.callee);
+    if (callee.type === AST_NODE_TYPES.Identifier) return callee.name;
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    current = unwrap(callee.object);
+  }
+  return receiverKey(current);
+}
+
+/** Whether a write on `write` and a lock on `lock` use the same connection (`tx` and `tx.account`). */
+function sameConnection(lock: string, write: string): boolean {
+  return write === lock || write.startsWith(`${lock}.`);
+}
+
+function typeName(annotation: TSESTree.TypeNode | undefined): string | undefined {
+  if (annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+  const name = annotation.typeName;
+  return name.type === AST_NODE_TYPES.Identifier ? name.name : name.type === AST_NODE_TYPES.TSQualifiedName ? name.right.name : undefined;
+}
+
+type ConnectionKind = 'transaction' | 'dedicated' | 'pool';
+
+/** What the receiver `key` is at `at`: a transaction object, one dedicated connection, or a pool. */
+function connectionKind(key: string, at: Node, sourceCode: SourceCode): ConnectionKind | undefined {
+  const parts = key.split('.');
+  const byName = (name: string): ConnectionKind | undefined => (POOL_NAME.test(name) ? 'pool' : DEDICATED_NAME.test(name) ? 'dedicated' : undefined);
+  if (parts[0] === 'this' || parts.length > 1) return byName(parts[parts.length - 1]);
+  const variable = ASTUtils.findVariable(sourceCode.getScope(at), parts[0]);
+  const def = variable?.defs[0];
+  if (def?.type === 'Parameter' && isFunctionNode(def.node)) {
+    const fn = def.node;
+    const holder = fn.parent;
+    if (holder?.type === AST_NODE_TYPES.CallExpression && holder.arguments.includes(fn as TSESTree.CallExpressionArgument) && TRANSACTION_CALLBACK.test(calleeName(holder) ?? '') && fn.params[0] === def.name) {
+      return 'transaction';
+    }
+  }
+  const annotation = def?.name.type === AST_NODE_TYPES.Identifier ? typeName(def.name.typeAnnotation?.typeAnnotation) : undefined;
+  if (annotation && DEDICATED_TYPE.test(annotation)) return 'dedicated';
+  if (annotation && POOL_TYPE.test(annotation)) return 'pool';
+  if (def?.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
+    const init = unwrap(def.node.init);
+    if (init.type === AST_NODE_TYPES.CallExpression || init.type === AST_NODE_TYPES.NewExpression) {
+      const name = calleeName(init) ?? '';
+      const takesCallback = init.arguments.some((a) => isFunctionNode(a));
+      if (init.type === AST_NODE_TYPES.CallExpression && TRANSACTION_OPEN.test(name) && !takesCallback) return 'transaction';
+      if (init.type === AST_NODE_TYPES.CallExpression && DEDICATED_OPEN.test(name)) return 'dedicated';
+      if (DEDICATED_CREATION.test(name)) return 'dedicated';
+      if (POOL_CREATION.test(name)) return 'pool';
+    }
+  }
+  return byName(parts[0]);
+}
+
+/** A `BEGIN` on the same connection earlier in the same function. */
+function begunBefore(connection: string, at: Node, queries: readonly SqlNode[]): boolean {
+  const fn = enclosingFunction(at);
+  return queries.some((q) => q.range[1] <= at.range[0] && enclosingFunction(q) === fn && connectionOf(q) === connection && BEGIN.test(sqlTextOf(q) ?? ''));
+}
+
+/**
+ * Whether a write runs where the advisory lock taken at `lockNode` holds it: on the lock's own
+ * connection, inside its transaction (xact locks) or its session (session locks). Undefined when
+ * the write can outlive the lock.
+ */
+export function boundToAdvisoryLock(lock: AdvisoryLock, lockNode: Node, write: SqlNode | TSESTree.NewExpression, queries: readonly SqlNode[], sourceCode: SourceCode): AdvisoryScope | undefined {
+  if (!lock.connection) return undefined;
+  const connection = connectionOf(write);
+  if (!connection || !sameConnection(lock.connection, connection)) return undefined;
+  // The same binding, not another function's parameter of the same name.
+  const root = lock.connection.split('.')[0];
+  if (root === 'this' ? enclosingFunction(write) !== enclosingFunction(lockNode) : ASTUtils.findVariable(sourceCode.getScope(write), root) !== ASTUtils.findVariable(sourceCode.getScope(lockNode), root)) return undefined;
+  const kind = connectionKind(lock.connection, lockNode, sourceCode);
+  if (kind === 'pool') return undefined;
+  if (lock.scope === 'transaction') return kind === 'transaction' || begunBefore(lock.connection, lockNode, queries) ? 'transaction' : undefined;
+  return kind === 'transaction' || kind === 'dedicated' ? 'session' : undefined;
+}
+
+/** How a query ends the transaction an xact lock lives in, on the same connection: `COMMIT` (or `END`), `ROLLBACK`. */
+export function endsTransaction(query: SqlNode, connection: string | undefined): 'commit' | 'rollback' | undefined {
+  if (connection === undefined || connectionOf(query) !== connection) return undefined;
+  const m = TRANSACTION_END.exec(sqlTextOf(query) ?? '');
+  return m ? (/^\s*ROLLBACK/i.test(m[0]) ? 'rollback' : 'commit') : undefined;
+}
