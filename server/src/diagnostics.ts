@@ -50,7 +50,9 @@ export function relatedInformation(uri: string, analysis: AnalysisSnapshot | und
   const write = writeAt(analysis, range);
   const acquire = write && analysis!.acquires.find((a) => a.id === write.acquireId);
   if (acquire) {
-    related.push({ location: { uri, range: acquire.range }, message: `lease acquired here (${acquire.library})` });
+    // The why and the how that the one-line message leaves out: where a token can come from.
+    const advice = acquire.tokens.length === 0 && acquire.advice ? `; no fence token in scope: ${acquire.advice}` : '';
+    related.push({ location: { uri, range: acquire.range }, message: `lease acquired here (${acquire.library})${advice}` });
   }
   const at = { start: range.start, end: range.start };
   const check = write?.checkRange ?? analysis?.checks.find((c) => contains(c.writeRange, at))?.checkRange;

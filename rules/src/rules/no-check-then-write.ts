@@ -1,23 +1,12 @@
-import { findCheckThenWrites, type CheckThenWrite } from '../core/verdicts/check-then-write.js';
 import { getFileAnalysis } from '../core/file-analysis.js';
+import { fenceSuggestion } from '../core/fixes/fence-suggestion.js';
+import { codeSpan, lineSuffix } from '../core/message-text.js';
+import { checkThenWritesOf } from '../core/verdicts/check-then-write.js';
+import { describeWrite } from '../core/verdicts/write-effects.js';
 import { createRule } from '../util/create-rule.js';
-import { callHeadLoc, oneLine } from '../util/report-location.js';
+import { callHeadLoc } from '../util/report-location.js';
 
-export type MessageIds = 'storedTokenCheck' | 'leaseValidityCheck' | 'leaseExtendCheck';
-
-/** How the comparison looks inside this kind of write, with the compared column when known. */
-function example(finding: CheckThenWrite, column: string): string {
-  switch (finding.write.sink) {
-    case 'sql':
-      return `\`UPDATE … WHERE … AND ${column} < $n\``;
-    case 'knex':
-      return `\`.where('${column}', '<', token)\``;
-    case 'object':
-      return `a filter such as \`{ ${column}: { lt: token } }\` or a \`ConditionExpression\``;
-    case 'redis':
-      return 'a script that compares and sets in one step';
-  }
-}
+export type MessageIds = 'storedTokenCheck' | 'leaseValidityCheck' | 'leaseExtendCheck' | 'addFenceCondition';
 
 export default createRule<[], MessageIds>({
   name: 'no-check-then-write',
@@ -27,14 +16,12 @@ export default createRule<[], MessageIds>({
       description: 'Disallow writes whose safety rests on an earlier, separate check of a stored token or of the lease',
       recommended: true,
     },
-    hasSuggestions: false,
+    hasSuggestions: true,
     messages: {
-      storedTokenCheck:
-        'This write on line {{writeLine}} relies on the comparison of the stored `{{field}}` on line {{checkLine}}, read by a separate statement: a newer holder can write between the check and this write, which then overwrites it. Move the comparison inside the write itself ({{example}}) and treat "0 rows" as stale.',
-      leaseValidityCheck:
-        'This write on line {{writeLine}} relies on the lease check `{{check}}` on line {{checkLine}}: the lease can expire and pass to a newer holder between the check and the write, which then lands late. Move a fence-token comparison inside the write itself ({{example}}) and treat "0 rows" as stale.',
-      leaseExtendCheck:
-        'This write on line {{writeLine}} relies on extending the lease with `{{check}}` on line {{checkLine}}: a pause after the extension can still outlast the lease, and the write then lands late. Move a fence-token comparison inside the write itself ({{example}}) and treat "0 rows" as stale.',
+      storedTokenCheck: '{{write}} trusts a separate {{field}} check{{checkAt}}: a newer holder can write in between.',
+      leaseValidityCheck: '{{write}} trusts the lease check {{check}}{{checkAt}}: the lease can expire right after.',
+      leaseExtendCheck: '{{write}} trusts the lease extension {{check}}{{checkAt}}: a pause can still outlast it.',
+      addFenceCondition: 'Compare and store {{column}} with {{token}} in this write.',
     },
     schema: [],
   },
@@ -46,19 +33,25 @@ export default createRule<[], MessageIds>({
         // Files without a lock word have no calls collected: nothing to check.
         if (analysis.calls.length === 0) return;
         const { sourceCode } = context;
-        for (const finding of findCheckThenWrites(analysis, sourceCode)) {
-          const column = finding.field ?? analysis.tokenColumn;
-          const messageId: MessageIds = finding.kind === 'storedToken' ? 'storedTokenCheck' : finding.kind === 'leaseExtend' ? 'leaseExtendCheck' : 'leaseValidityCheck';
+        for (const finding of checkThenWritesOf(analysis, sourceCode)) {
+          const messageId = finding.kind === 'storedToken' ? 'storedTokenCheck' : finding.kind === 'leaseExtend' ? 'leaseExtendCheck' : 'leaseValidityCheck';
+          // The same write under a lock: this is its one finding, so it carries the fence suggestion too.
+          const site = analysis.writes.find((w) => w.node === finding.write.node);
+          // A check-then-write never compares in the write itself, so the suggestion always adds the condition.
+          const suggestion = site && !site.fenced ? fenceSuggestion(analysis, site, sourceCode) : undefined;
+          const data = {
+            write: site ? describeWrite(site).what : 'This write',
+            field: codeSpan(finding.field ?? 'token', 24),
+            check: codeSpan(sourceCode.getText(finding.check), 36),
+            checkAt: lineSuffix(finding.check.loc.start.line, finding.write.node.loc.start.line),
+            column: codeSpan(suggestion?.column ?? analysis.tokenColumn, 24),
+            token: codeSpan(suggestion?.token ?? '', 28),
+          };
           context.report({
             loc: callHeadLoc(finding.write.node),
             messageId,
-            data: {
-              checkLine: finding.check.loc.start.line,
-              writeLine: finding.write.node.loc.start.line,
-              check: oneLine(sourceCode.getText(finding.check)),
-              field: finding.field ?? 'token',
-              example: example(finding, column),
-            },
+            data,
+            suggest: suggestion ? [{ messageId: 'addFenceCondition', data, fix: suggestion.fix }] : [],
           });
         }
       },

@@ -1,11 +1,10 @@
 import { tokenColumnSetting } from '../core/settings.js';
 import { findClockTokens, type ClockTokenFinding } from '../core/verdicts/clock-tokens.js';
+import { codeSpan, lineSuffix } from '../core/message-text.js';
 import { createRule } from '../util/create-rule.js';
 
 export type Options = [{ tokenNames?: string[] }];
 export type MessageIds = 'clockToken' | 'randomToken' | 'sqlClockToken' | 'sqlRandomToken';
-
-const DURABLE = 'Issue fence tokens from a durable counter (`UPDATE … SET token = token + 1 RETURNING token`, Redis INCR with persistence, or the etcd revision).';
 
 export default createRule<Options, MessageIds>({
   name: 'no-clock-token',
@@ -16,10 +15,10 @@ export default createRule<Options, MessageIds>({
       recommended: true,
     },
     messages: {
-      clockToken: `{{place}} takes its value from \`{{source}}\` (line {{line}}): clocks repeat and go backwards across machines and restarts, so a late worker can hold a higher token than the current holder. ${DURABLE}`,
-      randomToken: `{{place}} takes its value from \`{{source}}\` (line {{line}}): random values have no order, so the resource cannot tell a newer holder's token from an older one. ${DURABLE}`,
-      sqlClockToken: `Column \`{{column}}\` is set from the database clock (\`{{source}}()\`): clocks repeat and go backwards across failovers and restarts, so a late worker can hold a higher token than the current holder. Take the token from a durable counter in the same statement (\`UPDATE fence_counters SET token = token + 1 … RETURNING token\`, or a sequence's \`nextval\`).`,
-      sqlRandomToken: `Column \`{{column}}\` is set from \`{{source}}()\`: random values have no order, so the resource cannot tell a newer holder's token from an older one. Take the token from a durable counter in the same statement (\`UPDATE fence_counters SET token = token + 1 … RETURNING token\`, or a sequence's \`nextval\`).`,
+      clockToken: '{{place}} takes its value from {{source}}{{at}}: clock values repeat and go backwards.',
+      randomToken: '{{place}} takes its value from {{source}}{{at}}: random values have no order to fence with.',
+      sqlClockToken: 'Column {{column}} is set from the database clock {{source}}, which repeats and goes backwards.',
+      sqlRandomToken: 'Column {{column}} is set from {{source}}: random values have no order to fence with.',
     },
     schema: [
       {
@@ -45,14 +44,14 @@ export default createRule<Options, MessageIds>({
         context.report({
           loc: finding.loc,
           messageId: finding.kind === 'random' ? 'sqlRandomToken' : 'sqlClockToken',
-          data: { column: finding.column, source: finding.source },
+          data: { column: codeSpan(finding.column, 24), source: codeSpan(`${finding.source}()`, 28) },
         });
         return;
       }
       context.report({
         node: finding.node,
         messageId: finding.kind === 'random' ? 'randomToken' : 'clockToken',
-        data: { place: capitalize(finding.place), source: finding.source, line: finding.sourceLine },
+        data: { place: capitalize(finding.place), source: codeSpan(finding.source, 28), at: lineSuffix(finding.sourceLine, finding.node.loc.start.line) },
       });
     };
     return {

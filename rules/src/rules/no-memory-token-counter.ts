@@ -3,6 +3,7 @@ import { memoryCounterAt, counterTokenPlace, type Increment } from '../core/verd
 import { tokenColumnSetting } from '../core/settings.js';
 import { describePlace, isGrantFunction, isStrongName, mayHoldFenceTokens, tokenStrength } from '../core/tokens/token-places.js';
 import { ValueFlow, type ValuePlace } from '../core/tokens/value-flow.js';
+import { codeSpan, lineSuffix } from '../core/message-text.js';
 import { createRule } from '../util/create-rule.js';
 
 export type Options = [{ tokenNames?: string[] }];
@@ -20,8 +21,7 @@ export default createRule<Options, MessageIds>({
       recommended: true,
     },
     messages: {
-      memoryCounter:
-        '{{where}} comes from `{{counter}}`, a counter that lives only in this process: after a restart (or on a second instance) it starts again and issues tokens an old holder already has. Take the token from a durable counter (`UPDATE … SET token = token + 1 RETURNING token`, Redis INCR with persistence, a sequence\'s `nextval`), or load the counter from a store and write it back before handing the token out.',
+      memoryCounter: '{{where}} comes from {{counter}}, an in-memory counter that starts over after a restart.',
     },
     schema: [
       {
@@ -71,8 +71,8 @@ export default createRule<Options, MessageIds>({
             node,
             messageId: 'memoryCounter',
             data: {
-              where: place === 'name' ? 'This fence token' : `The fence token in ${describePlace(place)} (line ${place.node.loc.start.line})`,
-              counter: counter.kind === 'entry' ? `${counter.label}` : counter.label,
+              where: place === 'name' ? 'This fence token' : `The fence token in ${describePlace(place)}${lineSuffix(place.node.loc.start.line, node.loc.start.line)}`,
+              counter: codeSpan(counter.label, 28),
             },
           });
         }

@@ -1,9 +1,9 @@
-import { dirname } from 'node:path';
+import { basename } from 'node:path';
 import { getFileAnalysis, type ReceivedWriteSite, type WriteSite } from '../core/file-analysis.js';
-import { RECEIVED_LEASE_ADVICE } from '../core/models/locks.js';
-import { camel } from '../core/sinks/object-writes.js';
-import { knexFenceFix, objectFenceFix, sqlFenceFix } from '../core/fixes/fence-fix.js';
-import { formatLocation } from '../core/modules/summaries.js';
+import { comparesToken, fenceColumn, fenceSuggestion, inferTokenColumn } from '../core/fixes/fence-suggestion.js';
+import { codeSpan, lineSuffix } from '../core/message-text.js';
+import { checkThenWritesOf } from '../core/verdicts/check-then-write.js';
+import { acquirePlace, describeWrite } from '../core/verdicts/write-effects.js';
 import { createRule } from '../util/create-rule.js';
 import { callHeadLoc } from '../util/report-location.js';
 
@@ -16,46 +16,6 @@ export type MessageIds =
   | 'callWritesUnfenced'
   | 'addFenceCondition';
 
-/** The token column of another fenced write in the same file, so suggestions follow the file's own schema. */
-function inferTokenColumn(writes: ReadonlyArray<WriteSite | ReceivedWriteSite>): string | undefined {
-  for (const write of writes) {
-    if (!write.fenced) continue;
-    if (write.sink === 'sql') {
-      const column = write.verdicts.find((v) => v.tokenCompared && v.column)?.column;
-      if (column) return column;
-    } else if (write.sink !== 'api' && write.sink !== 'call' && write.verdict.column) {
-      return write.verdict.column;
-    }
-  }
-  return undefined;
-}
-
-/** The fence in the write's own vocabulary: SQL, a knex link or an object filter. */
-function exampleFor(write: WriteSite | ReceivedWriteSite, column: string): string {
-  if (write.sink === 'sql') return `AND ${column} < $n … SET ${column} = $n`;
-  if (write.sink === 'knex') return `.where('${column}', '<', token)`;
-  if (write.sink === 'call') return `pass the token in and compare and store \`${column}\` there`;
-  if (write.sink === 'api') {
-    if (write.write.api === 'redis') return 'a Lua script that compares the stored token and sets value and token together';
-    if (write.write.api === 's3') return 'a conditional put with `IfMatch` on the ETag you read';
-    return 'send the token in a fence or `If-Match` header that the API compares';
-  }
-  switch (write.write.api) {
-    case 'prisma':
-      return `where: { ${camel(column)}: { lt: token } }, data: { ${camel(column)}: token }`;
-    case 'mongodb':
-      return `{ ${column}: { $lt: token } } in the filter and in $set`;
-    case 'sequelize':
-      return `where: { ${camel(column)}: { [Op.lt]: token } }`;
-    case 'typeorm':
-      return `{ ${camel(column)}: LessThan(token) } in the criteria`;
-    case 'dynamodb':
-      return `ConditionExpression: '${column} < :token'`;
-    default:
-      return `.where('${column}', '<', token)`;
-  }
-}
-
 export default createRule<Options, MessageIds>({
   name: 'require-fence-condition',
   meta: {
@@ -66,17 +26,12 @@ export default createRule<Options, MessageIds>({
     },
     hasSuggestions: true,
     messages: {
-      missingFence:
-        'This write runs under the lock taken by {{acquire}} on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. Compare and store the token in the write itself ({{example}}) and treat "0 rows" as stale.',
-      missingFenceNoToken:
-        'This write runs under the lock taken by {{acquire}} on line {{line}}, but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. No fence token is in scope here; {{advice}}, then compare and store it in the write ({{example}}).',
-      receivedTokenUnused:
-        'This write runs in `{{fn}}`, whose caller hands it the fence token `{{token}}` (line {{line}}), but the write\'s condition does not compare it: if the caller\'s lease expires before the write lands, it overwrites a newer holder\'s data. Compare and store `{{token}}` in the write itself ({{example}}) and treat "0 rows" as stale.',
-      receivedLeaseUnfenced:
-        'This write runs in `{{fn}}`, whose caller hands it the lease `{{lease}}` (line {{line}}), but the resource does not check a fence token: if the lease expires before the write lands, it overwrites a newer holder\'s data. {{advice}}, then compare and store it in the write ({{example}}).',
-      callWritesUnfenced:
-        '{{callee}} writes ({{write}} at {{where}}) under the lock taken by {{acquire}} on line {{line}}, but that write checks no fence token: if the lease expires first, it overwrites a newer holder\'s data. Pass the token in and compare and store it there.',
-      addFenceCondition: 'Fence this write: compare and store `{{column}}` with `{{token}}`.',
+      missingFence: '{{write}} under {{acquire}} compares no fence token: a stale holder can {{effect}}.',
+      missingFenceNoToken: '{{write}} under {{acquire}} compares no fence token, and none is in scope to compare.',
+      receivedTokenUnused: '{{write}} in {{fn}} does not compare the fence token {{token}} it is given{{at}}.',
+      receivedLeaseUnfenced: '{{write}} in {{fn}} gets the lease {{lease}}{{at}} but compares no fence token.',
+      callWritesUnfenced: 'This call\'s {{write}} ({{where}}) under {{acquire}} compares no fence token.',
+      addFenceCondition: 'Compare and store {{column}} with {{token}} in this write.',
     },
     schema: [
       {
@@ -98,53 +53,44 @@ export default createRule<Options, MessageIds>({
       'Program:exit'() {
         const analysis = getFileAnalysis(context);
         if (analysis.writes.length === 0 && analysis.receivedWrites.length === 0) return;
+        const { sourceCode } = context;
+        // A write guarded by an earlier, separate check is one finding: no-check-then-write's.
+        const checked = new Set<unknown>(checkThenWritesOf(analysis, sourceCode).map((f) => f.write.node));
         const all: Array<WriteSite | ReceivedWriteSite> = [...analysis.writes, ...analysis.receivedWrites];
         const column = inferTokenColumn(all) ?? options.tokenColumn ?? analysis.tokenColumn;
         for (const write of all) {
-          if (write.fenced) continue;
+          if (write.fenced || checked.has(write.node)) continue;
           const acquire = 'acquire' in write ? write.acquire : undefined;
           const received = 'received' in write ? write.received : undefined;
-          if (write.sink === 'call' && acquire) {
+          const reportedLine = write.node.loc.start.line;
+          if (write.sink === 'call') {
+            if (!acquire) continue;
             context.report({
               loc: callHeadLoc(write.node),
               messageId: 'callWritesUnfenced',
               data: {
-                callee: `\`${write.callee.name}\``,
-                write: write.write.label,
-                where: formatLocation(write.write.at, dirname(context.physicalFilename ?? context.filename)),
-                acquire: acquire.label,
-                line: acquire.node.loc.start.line,
+                // The file and line are enough here; the code flow (SARIF, related information) has the path.
+                write: codeSpan(write.write.label.replace(/^`|`$/g, ''), 24),
+                where: `${basename(write.write.at.file)}:${write.write.at.line}`,
+                acquire: acquirePlace(acquire, reportedLine),
               },
             });
             continue;
           }
-          if (write.sink === 'call') continue;
-          const token = received?.token ?? analysis.tracer.tokenInScope(write.node, acquire);
-          const compared = write.sink === 'sql' ? write.verdicts.every((v) => v.tokenCompared) : write.sink === 'api' ? !!write.verdict?.tokenCompared : write.verdict.tokenCompared;
-          // Compared but not stored: `require-token-update` reports it.
-          if (compared) continue;
-          const fix =
-            token === undefined
-              ? undefined
-              : write.sink === 'sql'
-                ? sqlFenceFix(write, token, column, context.sourceCode)
-                : write.sink === 'knex'
-                  ? knexFenceFix(write, token, column, context.sourceCode)
-                  : write.sink === 'object'
-                    ? objectFenceFix(write, token, column, context.sourceCode)
-                    : undefined;
-          const storedColumn =
-            write.sink === 'sql' ? write.verdicts.find((v) => v.tokenCompared && !v.tokenStored)?.column : write.sink === 'api' ? undefined : write.verdict.column;
-          const example = exampleFor(write, column);
+          // Compared but not stored is require-token-update's finding.
+          if (comparesToken(write)) continue;
+          const suggestion = fenceSuggestion(analysis, write, sourceCode, options.tokenColumn);
+          const token = received ? received.token : analysis.tracer.tokenInScope(write.node, acquire);
+          const { what, effect } = describeWrite(write);
           const data = {
-            acquire: acquire?.label ?? '',
-            line: acquire ? acquire.node.loc.start.line : received!.param.loc.start.line,
-            example,
-            advice: acquire?.advice ?? RECEIVED_LEASE_ADVICE,
-            column: storedColumn ?? (write.sink === 'object' ? camel(column) : column),
-            token: token ?? '',
-            fn: received?.fnName ?? '',
-            lease: received?.param.name ?? '',
+            write: what,
+            acquire: acquire ? acquirePlace(acquire, reportedLine) : '',
+            effect,
+            column: codeSpan(suggestion?.column ?? fenceColumn(write, column), 24),
+            token: codeSpan(suggestion?.token ?? token ?? '', 28),
+            fn: codeSpan(received?.fnName ?? '', 24),
+            lease: codeSpan(received?.param.name ?? '', 20),
+            at: received ? lineSuffix(received.param.loc.start.line, reportedLine) : '',
           };
           const messageId: MessageIds = received
             ? token === undefined
@@ -157,7 +103,7 @@ export default createRule<Options, MessageIds>({
             loc: callHeadLoc(write.node),
             messageId,
             data,
-            suggest: fix ? [{ messageId: 'addFenceCondition', data, fix }] : [],
+            suggest: suggestion ? [{ messageId: 'addFenceCondition', data, fix: suggestion.fix }] : [],
           });
         }
       },

@@ -332,11 +332,24 @@ export async function save(key: string, value: string) {
 }`,
       errors: [
         {
-          messageId: 'storedTokenCheck',
           line: 11,
           column: 9,
           endColumn: 19,
-          data: { checkLine: 10, writeLine: 11, field: 'fence_token', check: 'stored >= lease.fenceToken', example: '`UPDATE … WHERE … AND fence_token < $n`' },
+          messageId: 'storedTokenCheck', data: { write: 'This UPDATE', field: '`fence_token`', checkAt: ' (line 10)' },
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              data: { column: '`fence_token`', token: '`lease.fenceToken`' },
+              output: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  const { rows } = await pool.query('SELECT fence_token FROM resource_state WHERE resource_key = $1', [key]);
+  const stored = rows[0]?.fence_token ?? 0;
+  if (stored >= lease.fenceToken) throw new Error('stale');
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $2 WHERE resource_key = $3 AND fence_token < $2', [value, lease.fenceToken, key]);
+}`,
+            },
+          ],
         },
       ],
     },
@@ -364,9 +377,8 @@ export async function save(id: string, body: string) {
 }`,
       errors: [
         {
-          messageId: 'leaseValidityCheck',
           line: 9,
-          data: { checkLine: 8, writeLine: 9, field: 'token', check: 'lock.expiration <= Date.now()', example: '`UPDATE … WHERE … AND fence_token < $n`' },
+          messageId: 'leaseValidityCheck', data: { write: 'This UPDATE', check: '`lock.expiration <= Date.now()`', checkAt: ' (line 8)' },
         },
       ],
     },
@@ -426,9 +438,8 @@ export async function pay(orderId: string, myId: string) {
 }`,
       errors: [
         {
-          messageId: 'leaseValidityCheck',
           line: 9,
-          data: { checkLine: 8, writeLine: 9, field: 'token', check: '(await redis.get(lockKey)) === myId', example: '`UPDATE … WHERE … AND fence_token < $n`' },
+          messageId: 'leaseValidityCheck', data: { write: 'This UPDATE', check: '`(await redis.get(lockKey)) === myId`', checkAt: ' (line 8)' },
         },
       ],
     },
@@ -665,7 +676,13 @@ export async function save(key: string, value: string) {
   await pool.query('UPDATE kv SET value = $1 WHERE key = $2', [value, key]);
   void fenceToken;
 }`,
-      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+      errors: [{ messageId: 'leaseValidityCheck', line: 9, suggestions: [{ messageId: 'addFenceCondition', output: `${authorityPg}
+export async function save(key: string, value: string) {
+  const { expiresAt, fenceToken } = await authority.acquire(key);
+  if (expiresAt <= Date.now()) throw new Error('expired');
+  await pool.query('UPDATE kv SET value = $1, fence_token = $3 WHERE key = $2 AND fence_token < $3', [value, key, fenceToken]);
+  void fenceToken;
+}` }] }],
     },
     {
       name: 'redlock using: signal.aborted checked, then an unfenced write',
@@ -750,7 +767,13 @@ export async function save(key: string, value: string) {
   if (rows[0].fence_token !== lease.fenceToken) throw new Error('lease superseded');
   await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
 }`,
-      errors: [{ messageId: 'storedTokenCheck', line: 10 }],
+      errors: [{ messageId: 'storedTokenCheck', line: 10, suggestions: [{ messageId: 'addFenceCondition', output: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  const { rows } = await pool.query('SELECT fence_token FROM fence_authority WHERE resource_key = $1', [key]);
+  if (rows[0].fence_token !== lease.fenceToken) throw new Error('lease superseded');
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3', [value, key, lease.fenceToken]);
+}` }] }],
     },
   ],
 });

@@ -186,7 +186,7 @@ export async function grantLease(resourceKey: string, ownerId: string) {
   await pool.query('INSERT INTO leases (resource_key, owner_id, fence_token) VALUES ($1, $2, $3)', [resourceKey, ownerId, fenceToken]);
   return { resourceKey, ownerId, fenceToken };
 }`,
-      errors: [{ messageId: 'clockToken', line: 6, data: { place: '`fenceToken`', source: 'Date.now()', line: 6 } }],
+      errors: [{ line: 6, messageId: 'clockToken', data: { place: '`fenceToken`', source: '`Date.now()`', at: '' } }],
     },
     {
       name: 'a token property on the returned lease',
@@ -236,7 +236,7 @@ export function acquireLease(resource: string, ttlMs: number) {
   const fencingToken = new Date().getTime();
   return { jobId, fencingToken };
 }`,
-      errors: [{ messageId: 'clockToken', line: 2, data: { place: '`fencingToken`', source: 'new Date()', line: 2 } }],
+      errors: [{ line: 2, messageId: 'clockToken', data: { place: '`fencingToken`', source: '`new Date()`', at: '' } }],
     },
     {
       name: '+new Date() and valueOf()',
@@ -263,7 +263,7 @@ export function take(key: string) {
       code: `export function grant(resource: string) {
   return { resource, fenceToken: crypto.randomUUID() };
 }`,
-      errors: [{ messageId: 'randomToken', line: 2, data: { place: '`fenceToken`', source: 'crypto.randomUUID()', line: 2 } }],
+      errors: [{ line: 2, messageId: 'randomToken', data: { place: '`fenceToken`', source: '`crypto.randomUUID()`', at: '' } }],
     },
     {
       name: 'uuid v4 through its import',
@@ -302,7 +302,7 @@ export async function grant(key: string, owner: string) {
     [key, owner],
   );
 }`,
-      errors: [{ messageId: 'sqlClockToken', line: 8, column: 22, endColumn: 47, data: { column: 'fence_token', source: 'now' } }],
+      errors: [{ line: 8, column: 22, endColumn: 47, messageId: 'sqlClockToken', data: { column: '`fence_token`', source: '`now()`' } }],
     },
     {
       name: 'SQL: an upsert stamps the generation with clock_timestamp()',
@@ -326,7 +326,7 @@ export async function claim(shard: number, node: string) {
 export function grant(key: string) {
   return { key, fenceToken: nextFenceToken() };
 }`,
-      errors: [{ messageId: 'clockToken', line: 2, data: { place: 'The result of `nextFenceToken()`', source: 'Date.now()', line: 2 } }],
+      errors: [{ line: 2, messageId: 'clockToken', data: { place: 'The result of `nextFenceToken()`', source: '`Date.now()`', at: '' } }],
     },
     {
       name: 'passed into a parameter named for the token',
@@ -451,7 +451,7 @@ export async function takeOver(key: string) {
 export function grant(key: string) {
   return { key, fenceToken: now() };
 }`,
-      errors: [{ messageId: 'clockToken', line: 3, data: { place: '`fenceToken`', source: 'Date.now()', line: 1 } }],
+      errors: [{ line: 3, messageId: 'clockToken', data: { place: '`fenceToken`', source: '`Date.now()`', at: ' (line 1)' } }],
     },
     {
       name: 'a constructor parameter of a same-file lease class',
@@ -482,7 +482,7 @@ const db = knex({ client: 'pg' });
 export async function steal(id: number, owner: string) {
   await db('leases').where({ id }).update({ owner, fence_token: db.fn.now() });
 }`,
-      errors: [{ messageId: 'clockToken', line: 4, data: { place: '`fence_token`', source: 'fn.now()', line: 4 } }],
+      errors: [{ line: 4, messageId: 'clockToken', data: { place: '`fence_token`', source: '`fn.now()`', at: '' } }],
     },
     {
       name: 'Sequelize: a NOW() fragment as the token',

@@ -210,7 +210,7 @@ export function grantJobLease(jobId: string, workerId: string) {
   const fencingToken = ++lastFencingToken;
   return { jobId, workerId, leaseId: randomUUID(), fencingToken };
 }`,
-      errors: [{ messageId: 'memoryCounter', line: 4, data: { where: 'This fence token', counter: 'lastFencingToken' } }],
+      errors: [{ line: 4, messageId: 'memoryCounter', data: { where: 'This fence token', counter: '`lastFencingToken`' } }],
     },
     {
       name: 'a Nest-style service with private counter = 0',
@@ -226,7 +226,7 @@ export class LeaseService {
     return lease;
   }
 }`,
-      errors: [{ messageId: 'memoryCounter', line: 7, data: { where: 'The fence token in `token` (line 8)', counter: 'this.counter' } }],
+      errors: [{ line: 7, messageId: 'memoryCounter', data: { where: 'The fence token in `token` (line 8)', counter: '`this.counter`' } }],
     },
     {
       name: 'the fixture: an epoch from a private class field',
@@ -265,7 +265,7 @@ export class LeaseService {
     return { resource, owner, fenceToken: next };
   }
 }`,
-      errors: [{ messageId: 'memoryCounter', line: 4, data: { where: 'The fence token in `fenceToken` (line 6)', counter: 'this.tokens' } }],
+      errors: [{ line: 4, messageId: 'memoryCounter', data: { where: 'The fence token in `fenceToken` (line 6)', counter: '`this.tokens`' } }],
     },
     {
       name: 'an object of generations per shard',
@@ -291,7 +291,7 @@ export function lease(resource: string) {
 export function nextFenceToken(): number {
   return ++counter;
 }`,
-      errors: [{ messageId: 'memoryCounter', line: 3, data: { where: 'The fence token in the result of `nextFenceToken()` (line 3)', counter: 'counter' } }],
+      errors: [{ line: 3, messageId: 'memoryCounter', data: { where: 'The fence token in the result of `nextFenceToken()`', counter: '`counter`' } }],
     },
     {
       name: 'an Express route hands out the counter',
@@ -389,7 +389,7 @@ export function lockResource(resource: string, lock: { version: number }) {
     return { resource, owner, fenceToken: next };
   }
 }`,
-      errors: [{ messageId: 'memoryCounter', line: 4, data: { where: 'The fence token in `fenceToken` (line 6)', counter: 'this.lastToken' } }],
+      errors: [{ line: 4, messageId: 'memoryCounter', data: { where: 'The fence token in `fenceToken` (line 6)', counter: '`this.lastToken`' } }],
     },
     {
       name: 'a local copy of a Map entry, incremented and stored back',

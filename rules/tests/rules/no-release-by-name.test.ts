@@ -287,9 +287,8 @@ export class RedisLock {
 }`,
       errors: [
         {
-          messageId: 'redisCheckThenDelete',
           line: 10,
-          data: { checkLine: 8 },
+          messageId: 'redisCheckThenDelete', data: { checkAt: ' (line 8)' },
           suggestions: [
             {
               messageId: 'useCompareAndDelete',
@@ -453,7 +452,7 @@ export async function unlock(handle: LockHandle) {
         {
           messageId: 'sqlRelease',
           line: 6,
-          data: { columns: 'name' },
+          data: { columns: '`name`' },
           suggestions: [
             {
               messageId: 'addHolderCondition',
@@ -503,7 +502,7 @@ export async function unlock(name: string) {
 export async function unlock(name: string) {
   await pool.query('DELETE FROM distributed_locks WHERE lock_name = $1', [name]);
 }`,
-      errors: [{ messageId: 'sqlRelease', data: { columns: 'lock_name' }, suggestions: [] }],
+      errors: [{ messageId: 'sqlRelease', data: { columns: '`lock_name`' }, suggestions: [] }],
     },
     {
       name: 'postgres.js tagged template release by key; suggestion interpolates the lease id',
@@ -577,7 +576,7 @@ export async function run(resourceKey: string) {
   const lease = await authority.acquire(resourceKey);
   try { console.log(lease.fenceToken); } finally { await authority.release(resourceKey); }
 }`,
-      errors: [{ messageId: 'authorityByKey', line: 5, data: { line: 4, call: 'authority.release(resourceKey)' } }],
+      errors: [{ line: 5, messageId: 'authorityByKey', data: { call: '`authority.release(resourceKey)`', acquire: 'line 4' } }],
     },
     {
       name: 'custom lock service: destructured handle, release by template key',
@@ -622,7 +621,7 @@ const db = knex({ client: 'pg' });
 export async function release(name: string) {
   await db('job_locks').where({ name }).del();
 }`,
-      errors: [{ messageId: 'recordRelease', line: 4, data: { columns: 'name' } }],
+      errors: [{ messageId: 'recordRelease', line: 4, data: { columns: '`name`' } }],
     },
     {
       name: 'Prisma delete of a lock by key only',
@@ -631,7 +630,7 @@ const prisma = new PrismaClient();
 export async function unlock(key: string) {
   await prisma.distributedLock.delete({ where: { key } });
 }`,
-      errors: [{ messageId: 'recordRelease', line: 4, data: { columns: 'key' } }],
+      errors: [{ line: 4, messageId: 'recordRelease', data: { columns: '`key`' } }],
     },
     {
       name: 'MongoDB deleteOne on the locks collection by _id',
@@ -640,7 +639,7 @@ const db = new MongoClient('mongodb://127.0.0.1').db('app');
 export async function release(resource: string) {
   await db.collection('locks').deleteOne({ _id: resource });
 }`,
-      errors: [{ messageId: 'recordRelease', line: 4, data: { columns: '_id' } }],
+      errors: [{ line: 4, messageId: 'recordRelease', data: { columns: '`_id`' } }],
     },
     {
       name: 'DynamoDB DeleteCommand on the lock table without a condition',
@@ -649,7 +648,7 @@ const ddb = DynamoDBDocumentClient.from({} as never);
 export async function release(lockId: string) {
   await ddb.send(new DeleteCommand({ TableName: 'locks', Key: { lockId } }));
 }`,
-      errors: [{ messageId: 'recordRelease', line: 4, data: { columns: 'lockId' } }],
+      errors: [{ line: 4, messageId: 'recordRelease', data: { columns: '`lockId`' } }],
     },
     {
       name: 'Sequelize destroy of a Lock model by name',

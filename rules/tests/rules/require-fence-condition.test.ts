@@ -27,6 +27,16 @@ export async function save(authority: any, key: string, value: string) {
 }`,
     },
     {
+      name: 'one place, one finding: a write after a separate token check is no-check-then-write\'s alone',
+      code: `${authorityPg}
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  const { rows } = await pool.query('SELECT fence_token FROM resource_state WHERE resource_key = $1', [key]);
+  if ((rows[0]?.fence_token ?? 0) >= lease.fenceToken) throw new Error('stale');
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+}`,
+    },
+    {
       name: 'no lock held: a plain UPDATE is out of scope',
       code: `${redlockPg}
 export async function rename(id: string, name: string) {
@@ -417,6 +427,23 @@ export async function job(key: string, me: string) {
     },
   ],
   invalid: [
+    {
+      name: 'a DELETE under the lock deletes newer data, it does not overwrite it; the acquire is quoted as written',
+      code: `${redlockPg}
+export async function purge(id: string) {
+  const lock = await (redlock as any).acquire([\`drafts:\${id}\`], 5000);
+  try {
+    await pool.query('DELETE FROM drafts WHERE document_id = $1', [id]);
+  } finally { await lock.release(); }
+}`,
+      errors: [{ line: 9, messageId: 'missingFenceNoToken', data: { write: 'This DELETE', acquire: '`(redlock as any).acquire` (line 7)' }, suggestions: [] }],
+    },
+    {
+      name: 'a message never names its own line: acquire and write on one line',
+      code: `${authorityPg}
+export const save = async (key: string, value: string) => authority.acquire(key).then((lease: any) => pool.query('UPDATE kv SET value = $1 WHERE key = $2', [value, key, lease]));`,
+      errors: [{ line: 6, messageId: 'missingFenceNoToken', data: { write: 'This UPDATE', acquire: '`authority.acquire`' } }],
+    },
     {
       name: 'the article: redlock holds the lock, the UPDATE carries no token and none is in scope',
       code: `import Redlock from 'redlock';
@@ -1551,7 +1578,7 @@ export async function saveState(key: string, value: string, fenceToken: bigint) 
         {
           messageId: 'receivedTokenUnused',
           line: 8,
-          data: { fn: 'saveState', token: 'fenceToken', line: 7, example: 'AND fence_token < $n … SET fence_token = $n' },
+          data: { write: 'This UPDATE', fn: '`saveState`', token: '`fenceToken`', at: ' (line 7)' },
           suggestions: [
             {
               messageId: 'addFenceCondition',

@@ -33,6 +33,7 @@ import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
 import { advisoryLockIn, connectionOf, endsTransaction, sqlTextOf, type AdvisoryLock } from './advisory-scope.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 import { formatLocation, type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
+import { codeSpan, shorten } from '../message-text.js';
 
 export interface AcquireSite {
   id: number;
@@ -399,14 +400,14 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const scope = callback ?? enclosingFunction(call) ?? input.program;
     // A lock object created inline (`await client.lock(k).acquire()`) is handled through the result binding.
     const handleKey = candidate.selfHandle ? (authorityKey ?? use.key) : use.key;
-    const callee = input.sourceText(call.callee).replace(/\s+/g, '');
+    const callee = shorten(input.sourceText(call.callee), 24);
     const origin = candidate.summary;
     const label = origin
       ? `\`${callee}\` (${formatLocation(origin.at, input.labelBase)})`
       : candidate.advisory
         ? `\`${candidate.advisory.fn}\``
         : candidate.library === 'sql-lease-table'
-          ? `a \`${candidate.lockKeyText}\` row`
+          ? `a ${codeSpan(candidate.lockKeyText ?? 'lease', 24)} row`
           : candidate.library === 'redis-set-nx'
             ? `\`${callee}(… NX)\``
             : `\`${callee}\``;

@@ -10,6 +10,7 @@ import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { enclosingFunction, propertyKeyName, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { isHandleTokenName, isIdentityName, isStrongTokenName, isTimeName, isTokenColumnName } from '../models/token-names.js';
 import { functionName, thisMemberName, type ValuePlace } from './value-flow.js';
+import { codeSpan, shorten } from '../message-text.js';
 
 /** `strong`: the name alone says token. `context`: a weak name on a lease, or an issuer's result. */
 export type TokenStrength = 'strong' | 'context';
@@ -193,11 +194,11 @@ export function tokenStrength(place: ValuePlace, sourceCode: SourceCode, options
 export function describePlace(place: ValuePlace): string {
   switch (place.kind) {
     case 'sql':
-      return `column \`${place.column}\``;
+      return `column ${codeSpan(place.column, 24)}`;
     case 'return':
-      return `the result of \`${place.fnName ?? 'this function'}()\``;
+      return `the result of ${codeSpan(`${shorten(place.fnName ?? 'this function', 22)}()`, 26)}`;
     default:
-      return `\`${place.name}\``;
+      return codeSpan(place.name, 28);
   }
 }
 

@@ -57,6 +57,22 @@ export interface Check {
 /** Cheap test before any work: the file mentions a stored token/version or a lease. */
 const HINT = /fenc|token|version|revision|generation|epoch|\bseq|lock|lease|mutex/i;
 
+const found = new WeakMap<FileAnalysis, CheckThenWrite[]>();
+
+/**
+ * The check-then-write findings of a file, computed once per file analysis: rules that must not
+ * report the same write for the same cause (`require-fence-condition` leaves these writes to
+ * `no-check-then-write`) read the same list.
+ */
+export function checkThenWritesOf(analysis: FileAnalysis, sourceCode: SourceCode): CheckThenWrite[] {
+  let list = found.get(analysis);
+  if (!list) {
+    list = findCheckThenWrites(analysis, sourceCode);
+    found.set(analysis, list);
+  }
+  return list;
+}
+
 /** Every write whose safety rests on an earlier, separate check, once per write (the nearest check wins). */
 export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCode): CheckThenWrite[] {
   if (analysis.calls.length === 0 || !HINT.test(sourceCode.text)) return [];
