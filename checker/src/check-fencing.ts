@@ -153,8 +153,10 @@ async function runCheck(options: CheckOptions, budget: Budget, cleanup: Cleanup)
     userTable = (table) => scratchDb.readCatalog((query) => describeUserTable(query, table));
   } else {
     budget.enter('opening PGlite');
-    const pglite = await PgliteDatabase.openScratch();
-    await cleanup.add(`removing PGlite's directory ${pglite.dataDir}`, () => pglite.close());
+    // Its cleanup first: an interruption while PGlite boots (or builds its template) leaves nothing either.
+    const pglite = PgliteDatabase.scratch({ statementTimeoutMs: timeouts.statementMs });
+    await cleanup.add("stopping PGlite and removing its directory", () => pglite.close());
+    await pglite.open();
     db = pglite;
   }
   const workDir = mkdtempSync(join(tmpdir(), 'fencelint-work-'));

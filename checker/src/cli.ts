@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { findWriteAt, RolesNeededError } from './at-location.js';
 import { checkFencing, type CheckOptions } from './check-fencing.js';
-import { DEFAULT_TIMEOUT_MS, InterruptedError } from './budget.js';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS, InterruptedError } from './budget.js';
 import { BadInputError, errorMessage } from './errors.js';
 import { renderText, type CheckReport } from './report.js';
 import type { SqlDialect } from './sql-understanding.js';
@@ -38,6 +38,8 @@ Options:
   --verbose             print every scenario's timeline
   --progress            a progress line on stderr (default: when stderr is a terminal)
   --timeout SECONDS     overall deadline of the check (default ${DEFAULT_TIMEOUT_MS / 1000})
+  --statement-timeout SECONDS
+                        limit of each statement (default ${DEFAULT_STATEMENT_TIMEOUT_MS / 1000}); the check ends when one runs longer
   --version             print the version
 Exit status: 0 the fence holds, 1 it is broken, 2 bad input (or out of time), 130/143 interrupted.`;
 
@@ -67,6 +69,7 @@ async function main(argv: string[]): Promise<number> {
         verbose: { type: 'boolean' },
         progress: { type: 'boolean' },
         timeout: { type: 'string' },
+        'statement-timeout': { type: 'string' },
         version: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -127,7 +130,8 @@ async function main(argv: string[]): Promise<number> {
       exploreWorkers: parseWorkers(args.workers),
       maxExpires: parseCount(args['max-expires'], '--max-expires'),
       maxRestarts: parseCount(args['max-restarts'], '--max-restarts'),
-      timeoutMs: parseTimeout(args.timeout),
+      timeoutMs: parseTimeout(args.timeout, '--timeout'),
+      statementTimeoutMs: parseTimeout(args['statement-timeout'], '--statement-timeout'),
       signal: interrupt.signal,
       ...(showProgress
         ? {
@@ -196,10 +200,10 @@ function parseCount(value: string | undefined, flag: string): number | undefined
   return n;
 }
 
-function parseTimeout(value: string | undefined): number | undefined {
+function parseTimeout(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const seconds = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!(seconds > 0)) throw new BadInputError(`--timeout wants a number of seconds above 0, got "${value}"`);
+  if (!(seconds > 0)) throw new BadInputError(`${flag} wants a number of seconds above 0, got "${value}"`);
   return Math.round(seconds * 1000);
 }
 
