@@ -23,12 +23,12 @@ describe('advisory lock labels', () => {
     it(`names \`${fn}\``, () => {
       const [message, ...rest] = messagesFor(service(fn));
       expect(rest).toEqual([]);
-      expect(message).toContain(`the lock taken by \`${fn}\` on line 4`);
+      expect(message).toContain(`under \`${fn}\` (line 4)`);
     });
   }
 
   it('reads the function out of upper-case SQL', () => {
     const [message] = messagesFor(service('PG_TRY_ADVISORY_XACT_LOCK'));
-    expect(message).toContain('the lock taken by `pg_try_advisory_xact_lock` on line 4');
+    expect(message).toContain('under `pg_try_advisory_xact_lock` (line 4)');
   });
 });
