@@ -43,7 +43,9 @@ function judged(site: AnyWriteSite | WriteSite): ConditionalWrite | undefined {
     case 'object':
       return site.verdict.tokenCompared ? { site, column: site.verdict.column, stored: site.verdict.tokenStored } : undefined;
     case 'api':
-      return site.verdict?.tokenCompared ? { site, column: site.verdict.column, stored: site.verdict.tokenStored } : undefined;
+      if (site.write.script) return site.verdict?.tokenCompared ? { site, column: site.verdict.column, stored: site.verdict.tokenStored } : undefined;
+      // An HTTP request that sends the token, an S3 put with a precondition: the resource compares.
+      return site.fenced ? { site, stored: true } : undefined;
   }
 }
 
@@ -62,7 +64,7 @@ function strongEvidence(site: WriteReading, analysis: FileAnalysis): boolean {
       return site.verdict.tokenCompared && (isToken(site.verdict.value) || (site.verdict.column !== undefined && isTokenColumnByName(site.verdict.column, { knownColumn: analysis.tokenColumn })));
     case 'api':
       // A script that orders an argument against a stored value, or compares a token for equality, is a fence by construction.
-      return !!site.verdict?.tokenCompared;
+      return !!site.write.script && !!site.verdict?.tokenCompared;
   }
 }
 
@@ -79,6 +81,13 @@ export function findConditionalWrites(analysis: FileAnalysis, sourceCode: Source
   const out: ConditionalWrite[] = [];
   const seen = new Set<Node>();
   for (const site of analysis.writes) {
+    seen.add(site.node);
+    const found = judged(site);
+    if (found) out.push(found);
+  }
+  // Writes in functions handed a token or lease by their caller.
+  for (const site of analysis.receivedWrites) {
+    if (seen.has(site.node)) continue;
     seen.add(site.node);
     const found = judged(site);
     if (found) out.push(found);
