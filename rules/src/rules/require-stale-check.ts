@@ -4,7 +4,7 @@ import { findStaleResults, type StaleResultKind } from '../core/verdicts/stale-r
 import { createRule } from '../util/create-rule.js';
 import { callHeadLoc, oneLine } from '../util/report-location.js';
 
-export type MessageIds = StaleResultKind | 'throwOnStale' | 'checkCount';
+export type MessageIds = StaleResultKind | 'misreadPair' | 'throwOnStale' | 'checkCount';
 
 export default createRule<[], MessageIds>({
   name: 'require-stale-check',
@@ -17,7 +17,8 @@ export default createRule<[], MessageIds>({
     hasSuggestions: true,
     messages: {
       ignored: "This fenced write's `{{member}}` is never checked, so a refused stale write looks like success{{lock}}.",
-      misread: '`{{read}}` cannot tell a refused stale write; check `{{member}}` of this fenced write{{lock}}.',
+      misread: '`{{read}}` cannot tell a refused stale write; check `{{member}}` instead{{lock}}.',
+      misreadPair: '`{{read}}` reads the [header, fields] pair, not the header, so it tells nothing{{lock}}.',
       loggedOnly: "This fenced write's refusal (`{{member}}`) is only logged, then treated as success{{lock}}.",
       swallowed: 'The catch on line {{line}} turns `{{member}}` from this fenced write into success{{lock}}.',
       unobservable: '`{{method}}` resolves to nothing for this fenced write, so a refused stale write cannot be told.',
@@ -43,7 +44,7 @@ export default createRule<[], MessageIds>({
           const method = site.sink === 'sql' ? site.call.method ?? 'this call' : 'this call';
           context.report({
             loc: callHeadLoc(site.node),
-            messageId: finding.kind,
+            messageId: finding.kind === 'misread' && finding.binding ? 'misreadPair' : finding.kind,
             data: { member: finding.member, read: oneLine(finding.read ?? '', 40), lock, line: line ?? '', method },
             suggest,
           });

@@ -339,8 +339,8 @@ ${authority}export async function save(id: string, body: string) {
 }`,
       errors: [
         {
-          messageId: 'misread',
-          data: { read: 'result.affectedRows', member: 'affectedRows', lock: ' (lock on line 6)' },
+          messageId: 'misreadPair',
+          data: { read: 'result.affectedRows', lock: ' (lock on line 6)' },
           suggestions: [
             {
               messageId: 'checkCount',

@@ -123,6 +123,9 @@ export class ReceiverTable {
           // `await pool.connect()`, `db.collection('x')`, `dataSource.getRepository(User)`, `createClient().connect()`.
           if (model && model.clientFactories.includes(method)) return this.factoryResult(model, method);
         }
+        // `pgp(connection)` of pg-promise's initializer, `pgPromise()(url)`: calling a client gives one of the same library.
+        const calleeKind = callee.type === AST_NODE_TYPES.Identifier || callee.type === AST_NODE_TYPES.CallExpression ? this.kindOf(callee, depth + 1) : undefined;
+        if (calleeKind?.type === 'client') return calleeKind;
         // `getClient()`, `this.db()`: a same-file function that returns a client.
         const key = receiverKey(node.callee);
         const fn = key ? this.functions.get(key) : undefined;
