@@ -8,7 +8,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { contains, memberName, walk, type FunctionNode, type Node } from './ast.js';
 import { findAcquires, type AcquireSite } from './locks/acquires.js';
-import { boundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
+import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { FunctionIndex } from './modules/functions.js';
 import { recordImport, type ImportTable } from './modules/imports.js';
@@ -85,6 +85,8 @@ export interface CallWriteSite {
   /** The write inside that decides the verdict: the first unfenced one, else the first. */
   write: WriteSummary;
   fenced: boolean;
+  /** Handed the advisory lock's own connection, in its transaction or session: its writes cannot outlive the lock. */
+  boundToLock?: AdvisoryScope;
   /** From the lock to the write, across files: the acquire (and the lock inside a helper), the calls, the write. */
   flow: SourceLocation[];
 }
@@ -375,14 +377,16 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, scripts });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
-      const bound = acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode);
+      const bound = acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn));
       writes.push((bound ? { ...reading, acquire, fenced: true, boundToLock: bound } : { ...reading, acquire }) as WriteSite);
       continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
       const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!);
       if (viaCall) {
-        writes.push(viaCall);
+        // Handed the advisory lock's own transaction or session (`tasks.expire(trx)`): its writes go through it.
+        const bound = !viaCall.fenced && acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode) : undefined;
+        writes.push(bound ? { ...viaCall, fenced: true, boundToLock: bound } : viaCall);
         continue;
       }
       if (node.type === AST_NODE_TYPES.NewExpression) continue;

@@ -7,7 +7,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, enclosingFunction, isFunctionNode, memberName, propertyKeyName, unwrap, type Node } from '../ast.js';
+import { calleeName, enclosingFunction, isFunctionNode, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { receiverKey } from '../modules/receivers.js';
 
 export type AdvisoryScope = 'transaction' | 'session';
@@ -145,22 +145,73 @@ function begunBefore(connection: string, at: Node, queries: readonly SqlNode[]):
   return queries.some((q) => q.range[1] <= at.range[0] && enclosingFunction(q) === fn && connectionOf(q) === connection && BEGIN.test(sqlTextOf(q) ?? ''));
 }
 
+/** Same-file callers of a function, to follow a connection handed in as an argument. */
+export type CallersOf = (fn: FunctionNode) => readonly TSESTree.CallExpression[];
+
+/**
+ * Whether the connection named `key` at `at` is the very binding the lock was taken on: the
+ * same variable, or a parameter that every same-file caller fills with it (one level).
+ */
+function isLockBinding(lock: AdvisoryLock & { connection: string }, lockNode: Node, key: string, at: Node, sourceCode: SourceCode, callersOf: CallersOf | undefined): boolean {
+  const lockRoot = lock.connection.split('.')[0];
+  const root = key.split('.')[0];
+  if (lockRoot === 'this' || root === 'this') return sameConnection(lock.connection, key) && enclosingFunction(at) === enclosingFunction(lockNode);
+  const lockVariable = ASTUtils.findVariable(sourceCode.getScope(lockNode), lockRoot);
+  const variable = ASTUtils.findVariable(sourceCode.getScope(at), root);
+  if (!variable || !lockVariable) return false;
+  if (variable === lockVariable) return sameConnection(lock.connection, key);
+  // `async function expire(trx) { await trx('tasks').update(...) }` called as `expire(trx)`.
+  const def = variable.defs[0];
+  if (!callersOf || key !== root || def?.type !== 'Parameter' || !isFunctionNode(def.node)) return false;
+  const index = def.node.params.indexOf(def.name as TSESTree.Parameter);
+  const callers = index >= 0 ? callersOf(def.node) : [];
+  return callers.length > 0 && callers.every((call) => {
+    const arg = call.arguments[index];
+    const argKey = arg && arg.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(arg) : undefined;
+    return argKey !== undefined && sameConnection(lock.connection, argKey) && ASTUtils.findVariable(sourceCode.getScope(call), argKey.split('.')[0]) === lockVariable;
+  });
+}
+
+/** The scope the lock gives a write on its own connection, or undefined when that connection is a pool or no transaction. */
+function scopeOnOwnConnection(lock: AdvisoryLock & { connection: string }, lockNode: Node, queries: readonly SqlNode[], sourceCode: SourceCode): AdvisoryScope | undefined {
+  const kind = connectionKind(lock.connection, lockNode, sourceCode);
+  if (kind === 'pool') return undefined;
+  if (lock.scope === 'transaction') return kind === 'transaction' || begunBefore(lock.connection, lockNode, queries) ? 'transaction' : undefined;
+  return kind === 'transaction' || kind === 'dedicated' ? 'session' : undefined;
+}
+
 /**
  * Whether a write runs where the advisory lock taken at `lockNode` holds it: on the lock's own
  * connection, inside its transaction (xact locks) or its session (session locks). Undefined when
  * the write can outlive the lock.
  */
-export function boundToAdvisoryLock(lock: AdvisoryLock, lockNode: Node, write: SqlNode | TSESTree.NewExpression, queries: readonly SqlNode[], sourceCode: SourceCode): AdvisoryScope | undefined {
+export function boundToAdvisoryLock(
+  lock: AdvisoryLock,
+  lockNode: Node,
+  write: SqlNode | TSESTree.NewExpression,
+  queries: readonly SqlNode[],
+  sourceCode: SourceCode,
+  callersOf?: CallersOf,
+): AdvisoryScope | undefined {
   if (!lock.connection) return undefined;
+  const held = { ...lock, connection: lock.connection };
   const connection = connectionOf(write);
-  if (!connection || !sameConnection(lock.connection, connection)) return undefined;
-  // The same binding, not another function's parameter of the same name.
-  const root = lock.connection.split('.')[0];
-  if (root === 'this' ? enclosingFunction(write) !== enclosingFunction(lockNode) : ASTUtils.findVariable(sourceCode.getScope(write), root) !== ASTUtils.findVariable(sourceCode.getScope(lockNode), root)) return undefined;
-  const kind = connectionKind(lock.connection, lockNode, sourceCode);
-  if (kind === 'pool') return undefined;
-  if (lock.scope === 'transaction') return kind === 'transaction' || begunBefore(lock.connection, lockNode, queries) ? 'transaction' : undefined;
-  return kind === 'transaction' || kind === 'dedicated' ? 'session' : undefined;
+  if (!connection || !isLockBinding(held, lockNode, connection, write, sourceCode, callersOf)) return undefined;
+  return scopeOnOwnConnection(held, lockNode, queries, sourceCode);
+}
+
+/**
+ * Whether a call to a function of another module runs on the lock's connection: it is handed
+ * that connection (`tasks.expire(trx, ...)`), so its writes go through it.
+ */
+export function callBoundToAdvisoryLock(lock: AdvisoryLock, lockNode: Node, call: TSESTree.CallExpression | TSESTree.NewExpression, queries: readonly SqlNode[], sourceCode: SourceCode): AdvisoryScope | undefined {
+  if (!lock.connection) return undefined;
+  const held = { ...lock, connection: lock.connection };
+  const handedIn = call.arguments.some((arg) => {
+    const key = arg.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(arg) : undefined;
+    return key !== undefined && key === lock.connection && isLockBinding(held, lockNode, key, call, sourceCode, undefined);
+  });
+  return handedIn ? scopeOnOwnConnection(held, lockNode, queries, sourceCode) : undefined;
 }
 
 /** How a query ends the transaction an xact lock lives in, on the same connection: `COMMIT` (or `END`), `ROLLBACK`. */

@@ -1,0 +1,82 @@
+/**
+ * Advisory locks and writes made elsewhere: a function of another module, or of this file,
+ * handed the lock's own transaction writes through it and cannot outlive the lock; one that
+ * writes through its own pool can.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { findings, project, type Project } from '../project/project-helpers.js';
+
+const tasksModule = `import knex from 'knex';
+import type { Knex } from 'knex';
+const db = knex({ client: 'pg' });
+
+export async function expireOverdue(trx: Knex.Transaction, limit: number) {
+  return trx('tasks').where('state', 'STARTED').andWhere('deadline', '<', trx.fn.now()).limit(limit).update({ state: 'EXPIRED' });
+}
+
+export async function expireOverdueOnPool(limit: number) {
+  return db('tasks').where('state', 'STARTED').andWhere('deadline', '<', db.fn.now()).limit(limit).update({ state: 'EXPIRED' });
+}
+`;
+
+const daemon = (call: string) => `import knex from 'knex';
+import { expireOverdue, expireOverdueOnPool } from './tasks';
+const db = knex({ client: 'pg' });
+
+export async function tick(limit: number) {
+  await db.transaction(async (trx) => {
+    const res = await trx.raw('SELECT pg_try_advisory_xact_lock(?) AS locked', [5003001108]);
+    if (!res.rows[0].locked) return;
+    await ${call};
+  });
+}
+`;
+
+let current: Project | undefined;
+afterEach(() => {
+  current?.remove();
+  current = undefined;
+});
+
+describe('advisory locks and writes in called functions', () => {
+  it("another module's function handed the lock's transaction writes inside it: no finding", async () => {
+    current = project({ 'tasks.ts': tasksModule, 'daemon.ts': daemon('expireOverdue(trx, limit)') });
+    const results = await current.lint('daemon.ts');
+    expect(findings(results.get('daemon.ts'))).toEqual([]);
+  });
+
+  it("another module's function that writes through its own pool is reported, naming the exact lock function", async () => {
+    current = project({ 'tasks.ts': tasksModule, 'daemon.ts': daemon('expireOverdueOnPool(limit)') });
+    const results = await current.lint('daemon.ts');
+    const messages = results.get('daemon.ts') ?? [];
+    expect(findings(messages)).toEqual(['9 fencelint/require-fence-condition']);
+    expect(messages[0].message).toContain('`pg_try_advisory_xact_lock`');
+  });
+
+  it('a same-file function whose callers all hand it the locked transaction writes inside it', async () => {
+    current = project({
+      'daemon.ts': `import knex from 'knex';
+import type { Knex } from 'knex';
+const db = knex({ client: 'pg' });
+
+async function expire(trx: Knex.Transaction) {
+  await trx('tasks').where('state', 'STARTED').update({ state: 'EXPIRED' });
+}
+
+async function expireOnPool() {
+  await db('tasks').where('state', 'STARTED').update({ state: 'EXPIRED' });
+}
+
+export async function tick() {
+  await db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [42]);
+    await expire(trx);
+    await expireOnPool();
+  });
+}
+`,
+    });
+    const results = await current.lint('daemon.ts');
+    expect(findings(results.get('daemon.ts'))).toEqual(['10 fencelint/require-fence-condition']);
+  });
+});
