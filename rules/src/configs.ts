@@ -1,4 +1,12 @@
-import type { Linter } from '@typescript-eslint/utils/ts-eslint';
+import type { Linter } from 'eslint';
+
+/**
+ * The files `recommended` applies to: JavaScript and TypeScript in every module flavour. Without
+ * a `files` entry ESLint lints only `.js`/`.mjs`/`.cjs`, and a TypeScript project would get no
+ * finding at all. TypeScript still needs a parser (`tseslint.configs.base` or
+ * `@typescript-eslint/parser`), as any rule over TypeScript does.
+ */
+export const RECOMMENDED_FILES = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'] as const;
 
 /** Rules in `recommended`: each catches a late-write hazard with few false reports. */
 export const recommendedRules: Linter.RulesRecord = {

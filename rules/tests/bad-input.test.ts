@@ -12,7 +12,7 @@ function createEslint(): ESLint {
     overrideConfigFile: true,
     overrideConfig: [
       { files: ['**/*.{ts,js}'], languageOptions: { parser: tsParser as never } },
-      { ...(plugin.configs.all as object), files: ['**/*.{ts,js}'] },
+      { ...(plugin.configs.recommended as object), files: ['**/*.{ts,js}'] },
     ],
   });
 }
