@@ -22,7 +22,7 @@ let counter = 0;
 function lint(parser: unknown, text: string, filename: string) {
   const config: Linter.Config[] = [
     { files: ['**/*.{ts,tsx,js,cjs}'], languageOptions: { parser: parser as Linter.Parser, parserOptions: { ecmaFeatures: { jsx: true } } } },
-    plugin.configs.all as Linter.Config,
+    plugin.configs.recommended as Linter.Config,
   ];
   return linter.verify(text, config, { filename }).map(({ ruleId, fatal, line, column, message, suggestions }) => ({ ruleId, fatal, line, column, message, suggestions }));
 }

@@ -64,7 +64,7 @@ function configFor(parser: unknown, file: string, sourceType: Group['sourceType'
       languageOptions: { parser: parser as Linter.Parser, ecmaVersion: 'latest', sourceType: commonjs ? 'commonjs' : 'module', parserOptions: { ecmaFeatures: { jsx: true } } },
       linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
     },
-    plugin.configs.all as Linter.Config,
+    plugin.configs.recommended as Linter.Config,
   ];
 }
 
