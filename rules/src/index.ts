@@ -25,14 +25,15 @@ export interface FencelintConfig {
 
 export interface FencelintPlugin extends ESLint.Plugin {
   meta: { name: string; version: string; namespace: 'fencelint' };
-  rules: Record<RuleName, Rule.RuleModule>;
+  /** Every rule has its `meta` (docs URL, messages, schema), so tools can read it without a check. */
+  rules: Record<RuleName, Rule.RuleModule & { meta: Rule.RuleMetaData }>;
   configs: { recommended: FencelintConfig };
 }
 
 const plugin: FencelintPlugin = {
   meta: { name: pkg.name, version: pkg.version, namespace: 'fencelint' },
   // typescript-eslint's rule type is ESLint's rule with typed options; at run time they are the same object.
-  rules: rules as unknown as Record<RuleName, Rule.RuleModule>,
+  rules: rules as unknown as FencelintPlugin['rules'],
   configs: {} as FencelintPlugin['configs'],
 };
 

@@ -50,7 +50,7 @@ describe('message length', async () => {
 
   for (const [name, rule] of Object.entries(plugin.rules)) {
     const ruleId = `fencelint/${name}`;
-    for (const messageId of Object.keys(rule.meta.messages)) {
+    for (const messageId of Object.keys(rule.meta.messages ?? {})) {
       it(`${name}/${messageId} fits in ${MAX} characters with real data`, () => {
         const texts = found
           .filter((f) => f.message.ruleId === ruleId)
