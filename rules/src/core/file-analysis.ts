@@ -286,6 +286,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     taggedTemplates: tagged,
     receivers,
     sourceText: (n) => sourceCode.getText(n),
+    sourceCode,
     membersRead,
     program: ast,
     summaryOf,

@@ -703,3 +703,122 @@ export async function release(lockKey: string) {
     },
   ],
 });
+
+// SET NX is a lock only when it takes a lease: an expiry, a reply that decides whether the caller
+// goes on, and a value that tells holders apart. Markers and store primitives are not locks.
+ruleTester.run('no-release-by-name', rule, {
+  valid: [
+    {
+      name: 'a key-value store: putIfAbsent takes key and value from its caller, remove deletes any key',
+      code: `${ioredis}
+export class SessionStore {
+  async putIfAbsent(key: string, value: string, ttlSeconds: number) {
+    return redis.set(key, value, 'EX', ttlSeconds, 'NX');
+  }
+  async remove(key: string) {
+    await redis.del(key);
+  }
+  async removeAll(keys: string[]) {
+    for (const key of keys) await redis.del(key);
+  }
+}`,
+    },
+    {
+      name: 'a namespaced store: the same template of parameters in the set-if-absent and in the delete',
+      code: `${ioredis}
+export async function storeOnce(bucket: string, key: string, value: string) {
+  const stored = await redis.set(\`\${bucket}:\${key}\`, value, 'PX', 60000, 'NX');
+  return stored === 'OK';
+}
+export async function drop(bucket: string, key: string) {
+  await redis.del(\`\${bucket}:\${key}\`);
+}`,
+    },
+    {
+      name: 'a first-edit timestamp kept with SET NX and no expiry, cleared once the draft is saved',
+      code: `${ioredis}
+const draftKey = (id: string) => \`draft:\${id}:firstEditAt\`;
+export async function noteEdit(id: string) {
+  await redis.set(draftKey(id), Date.now(), 'NX');
+}
+export async function saved(id: string) {
+  await redis.del(draftKey(id));
+}`,
+    },
+    {
+      name: 'setnx of the current time without an expiry: a marker, not a lease',
+      code: `${ioredis}
+export async function firstSeen(feed: string) {
+  const key = \`feed:\${feed}:since\`;
+  if (await redis.setnx(key, new Date().toISOString())) console.log('new feed');
+  return key;
+}
+export async function reset(feed: string) {
+  await redis.del(\`feed:\${feed}:since\`);
+}`,
+    },
+    {
+      name: 'a "not found" cache entry written with SET NX EX whose reply nobody reads, evicted on error',
+      code: `${ioredis}
+const ABSENT = '__absent__';
+const entryKey = (zone: string, host: string) => \`dns:\${zone}:\${host}\`;
+export async function rememberAbsent(zone: string, host: string) {
+  await redis.set(entryKey(zone, host), ABSENT, 'EX', 30, 'NX').catch(() => undefined);
+}
+export async function evict(zone: string, host: string) {
+  await redis.del(entryKey(zone, host));
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a claim with a random owner and an expiry, taken in one method and deleted by name in another',
+      code: `${ioredis}
+export class ImportClaims {
+  private claimKey(batch: string) { return \`import-claim:\${batch}\`; }
+  async claim(batch: string) {
+    const key = this.claimKey(batch);
+    const ok = await redis.set(key, \`worker:\${randomUUID()}\`, 'PX', 20000, 'NX');
+    return ok === 'OK';
+  }
+  async finish(batch: string) {
+    const key = this.claimKey(batch);
+    await redis.del(key);
+  }
+}`,
+      // The owner value lives in another method: reported without a suggestion.
+      errors: [{ messageId: 'redisDelete', line: 14, suggestions: [] }],
+    },
+    {
+      name: 'setnx, then an expire of the same key: a lease taken in two commands',
+      code: `${ioredis}
+export async function runReport(day: string) {
+  const key = \`report-run:\${day}\`;
+  const owner = randomUUID();
+  if (!(await redis.setnx(key, owner))) return;
+  await redis.expire(key, 120);
+  try { /* build the report */ } finally { await redis.del(key); }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 10, suggestions: [{ messageId: 'useCompareAndDelete', output: `${ioredis}
+export async function runReport(day: string) {
+  const key = \`report-run:\${day}\`;
+  const owner = randomUUID();
+  if (!(await redis.setnx(key, owner))) return;
+  await redis.expire(key, 120);
+  try { /* build the report */ } finally { await redis.eval(${LUA_SINGLE}, 1, key, owner); }
+}` }] }],
+    },
+    {
+      name: 'a helper pair: acquire generates the owner, release deletes the key it is given',
+      code: `${ioredis}
+export async function acquire(key: string, ttlMs: number) {
+  const owner = randomUUID();
+  return (await redis.set(key, owner, 'PX', ttlMs, 'NX')) === 'OK' ? owner : undefined;
+}
+export async function release(key: string) {
+  await redis.del(key);
+}`,
+      errors: [{ messageId: 'redisDelete', line: 10 }],
+    },
+  ],
+});

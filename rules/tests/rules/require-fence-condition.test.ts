@@ -1793,3 +1793,48 @@ export async function rebuild(id: number, body: string) {
     },
   ],
 });
+
+// A SET NX that only marks something once takes no lock, so what follows it is no critical section.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'a first-sale timestamp set with SET NX and no expiry, then an ordinary update',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+export async function recordSale(shopId: string, amount: number) {
+  await redis.set(\`shop:\${shopId}:firstSaleAt\`, Date.now(), 'NX');
+  await pool.query('UPDATE shops SET revenue = revenue + $1 WHERE id = $2', [amount, shopId]);
+}`,
+    },
+    {
+      name: 'an idempotency gate with a constant value: the handler runs once per event, not under a lease',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+export async function onPayment(eventId: string, accountId: string, cents: number) {
+  const fresh = await redis.set(\`seen-event:\${eventId}\`, '1', 'EX', 86400, 'NX');
+  if (fresh !== 'OK') return;
+  await pool.query('UPDATE accounts SET balance = balance + $1 WHERE id = $2', [cents, accountId]);
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a SET NX claim with an owner and an expiry is a lease: the update under it is unfenced',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+const pool = new Pool();
+export async function settle(accountId: string, cents: number) {
+  const claimed = await redis.set(\`settle:\${accountId}\`, randomUUID(), 'PX', 15000, 'NX');
+  if (claimed !== 'OK') return;
+  await pool.query('UPDATE accounts SET balance = $1 WHERE id = $2', [cents, accountId]);
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 9 }],
+    },
+  ],
+});

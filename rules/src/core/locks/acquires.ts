@@ -3,6 +3,7 @@
  * the release of the same handle, or the body of the callback that runs under the lock.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import {
   calleeName,
   calleeObject,
@@ -32,6 +33,7 @@ import {
 import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
 import { advisoryLockIn, connectionOf, endsTransaction, sqlTextOf, type AdvisoryLock } from './advisory-scope.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
+import { readSetNx, setNxPurpose } from './redis-locks.js';
 import { formatLocation, type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, shorten } from '../message-text.js';
 
@@ -202,6 +204,8 @@ export interface AcquireFinderInput {
   locationOf?: (node: Node) => SourceLocation;
   /** The directory file names in labels are relative to (the linted file's). */
   labelBase?: string;
+  /** The file, to tell a SET NX lease from a once-only marker by its key and value. */
+  sourceCode?: SourceCode;
 }
 
 /** A lock taken through a project helper, as its summary describes it. */
@@ -249,8 +253,10 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
       if (cbSpec) return { library: model.id, advice: model.tokenAdvice, model, callback: callbackArgument(call, cbSpec) };
       return undefined;
     }
-    // SET NX is a lock whatever the client: the NX flag says so.
+    // SET NX is a lock whatever the client, unless it only marks something once (see `setNxPurpose`).
     if (isRedisSetNx(call)) {
+      const site = input.sourceCode ? readSetNx(call) : undefined;
+      if (site && setNxPurpose(site, input.calls, input.sourceCode!) === 'marker') return undefined;
       return { library: 'redis-set-nx', advice: REDIS_SET_NX_ADVICE, lockKeyText: call.arguments[0] && input.sourceText(call.arguments[0]) };
     }
     if (kind?.type === 'redis') return undefined;

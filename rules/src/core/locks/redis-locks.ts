@@ -5,8 +5,9 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, enclosingFunction, memberName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
 import { isRedisSetNx } from './acquires.js';
+import { GLOBAL_CLOCK_CALLS, VALUE_KEEPING_FUNCTIONS, VALUE_KEEPING_METHODS } from '../models/clock-sources.js';
 import { LOCK_KEY_NAME } from '../models/locks.js';
 
 export interface SetNxSite {
@@ -57,8 +58,175 @@ export function isLockNamedKey(node: Node, sourceCode: SourceCode): boolean {
   return literal !== undefined && LOCK_KEY_NAME.test(literal);
 }
 
+/**
+ * What a SET NX is for, told by how it is used rather than by what it is called:
+ *
+ * - `lease`: a lock. It is taken with an expiry, its reply decides whether the caller goes on,
+ *   and its value tells holders apart (an owner id), so a later holder can get the same key.
+ * - `marker`: a once-only value. No expiry (nothing can lapse and pass to another holder), a
+ *   reply nobody reads (nothing runs because of it), or a value that is a time or a constant
+ *   (a "first change at" stamp, a "missing" cache entry, an idempotency gate): deleting it
+ *   frees no one's lock, and nothing after it is a critical section.
+ * - `primitive`: a store's set-if-absent whose key and value are both its function's
+ *   parameters: the caller decides what it is for, so keys named alike in other functions of
+ *   the store are not its keys.
+ *
+ * A key named as a lock (`lock:${id}`, `lockKey`) is a lease whatever the shape.
+ */
+export type SetNxPurpose = 'lease' | 'marker' | 'primitive';
+
+const EXPIRY_FLAG = /^(?:ex|px|exat|pxat|keepttl)$/i;
+const EXPIRY_OPTION = /^(?:ex|px|exat|pxat|keepttl|expiration|expire|ttl)$/i;
+const EXPIRE_CALL = /^(?:p?expire(?:at)?)$/i;
+
+/** Whether the SET's options set an expiry; undefined when they cannot be read (a variable, a spread). */
+function setsExpiry(site: SetNxSite): boolean | undefined {
+  const method = calleeName(site.call) ?? '';
+  let options: readonly Node[];
+  if (/^(?:call|sendCommand|send_command)$/.test(method)) {
+    const first = site.call.arguments[0];
+    options = first?.type === AST_NODE_TYPES.ArrayExpression ? first.elements.slice(3).filter((e): e is TSESTree.Expression => e !== null && e.type !== AST_NODE_TYPES.SpreadElement) : site.call.arguments.slice(3);
+  } else if (/^setnx$/i.test(method)) {
+    return false;
+  } else {
+    options = site.call.arguments.slice(2);
+  }
+  let unreadable = false;
+  for (const option of options) {
+    const o = unwrap(option);
+    const text = staticString(o);
+    if (text !== undefined) {
+      if (EXPIRY_FLAG.test(text)) return true;
+      continue;
+    }
+    if (o.type === AST_NODE_TYPES.ObjectExpression) {
+      for (const p of o.properties) {
+        if (p.type !== AST_NODE_TYPES.Property) unreadable = true;
+        else if (EXPIRY_OPTION.test(propertyKeyName(p) ?? '')) return true;
+      }
+      continue;
+    }
+    // A number after a flag (`'PX', ttl`) says nothing by itself; a variable or spread may hold flags.
+    if (o.type === AST_NODE_TYPES.Identifier || o.type === AST_NODE_TYPES.SpreadElement || o.type === AST_NODE_TYPES.ArrayExpression) unreadable = true;
+  }
+  return unreadable ? undefined : false;
+}
+
+/** The call's reply is thrown away: `await redis.set(...)` as a statement, `.catch(() => {})` included. */
+function replyDiscarded(call: TSESTree.CallExpression): boolean {
+  let current: Node = call;
+  for (;;) {
+    const p: Node | undefined = current.parent;
+    if (!p) return false;
+    if (p.type === AST_NODE_TYPES.AwaitExpression || p.type === AST_NODE_TYPES.TSAsExpression || p.type === AST_NODE_TYPES.TSNonNullExpression || p.type === AST_NODE_TYPES.ChainExpression) {
+      current = p;
+      continue;
+    }
+    if (p.type === AST_NODE_TYPES.MemberExpression && p.object === current && /^(?:catch|finally)$/.test(memberName(p) ?? '') && p.parent?.type === AST_NODE_TYPES.CallExpression && p.parent.callee === p) {
+      current = p.parent;
+      continue;
+    }
+    if (p.type === AST_NODE_TYPES.UnaryExpression && p.operator === 'void') return true;
+    return p.type === AST_NODE_TYPES.ExpressionStatement;
+  }
+}
+
+/** `Date.now()`, `new Date().toISOString()`, `String(Date.now())`: a reading of the clock, by the global's name. */
+function isClockReading(node: Node, resolve: (id: TSESTree.Identifier) => Node | undefined, depth = 0): boolean {
+  const n = unwrap(node);
+  if (depth > 3) return false;
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const init = resolve(n);
+    return init !== undefined && isClockReading(init, resolve, depth + 1);
+  }
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.expressions.length === 1 && n.quasis.every((q) => q.value.raw === '') && isClockReading(n.expressions[0], resolve, depth + 1);
+  if (n.type !== AST_NODE_TYPES.CallExpression && n.type !== AST_NODE_TYPES.NewExpression) return false;
+  const callee = unwrap(n.callee);
+  // `new Date().toISOString()`, `Date.now().toString()`
+  if (n.type === AST_NODE_TYPES.CallExpression && callee.type === AST_NODE_TYPES.MemberExpression && VALUE_KEEPING_METHODS.has(memberName(callee) ?? '') && isClockReading(callee.object, resolve, depth + 1)) return true;
+  const dotted = dottedName(callee);
+  if (!dotted) return false;
+  if (n.type === AST_NODE_TYPES.CallExpression && VALUE_KEEPING_FUNCTIONS.has(dotted) && n.arguments[0]) return isClockReading(n.arguments[0], resolve, depth + 1);
+  if (n.type === AST_NODE_TYPES.NewExpression) return dotted === 'Date' && n.arguments.length === 0;
+  return GLOBAL_CLOCK_CALLS.get(dotted)?.kind === 'clock';
+}
+
+function dottedName(node: Node): string | undefined {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name;
+  if (n.type === AST_NODE_TYPES.MemberExpression) {
+    const name = memberName(n);
+    const object = dottedName(n.object);
+    return name && object ? `${object}.${name}` : undefined;
+  }
+  return undefined;
+}
+
+/** A literal, a template without holes, or a `const` holding one: the same value for every holder. */
+function isConstant(node: Node, resolve: (id: TSESTree.Identifier) => Node | undefined): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal) return true;
+  if (staticString(n) !== undefined) return true;
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const init = resolve(n);
+    return init !== undefined && unwrap(init).type !== AST_NODE_TYPES.Identifier && isConstant(init, resolve);
+  }
+  return false;
+}
+
+/** The names of the parameters of the function `node` is in. */
+function parameterNames(node: Node): Set<string> {
+  const names = new Set<string>();
+  for (const param of enclosingFunction(node)?.params ?? []) {
+    let p: Node = param.type === AST_NODE_TYPES.TSParameterProperty ? param.parameter : param;
+    if (p.type === AST_NODE_TYPES.AssignmentPattern) p = p.left;
+    if (p.type === AST_NODE_TYPES.Identifier) names.add(p.name);
+  }
+  return names;
+}
+
+/** Built from the enclosing function's parameters and constant text only: `key`, `${ns}-${key}`, `prefix + key`. */
+function madeOfParameters(node: Node, params: ReadonlySet<string>): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) return params.has(n.name);
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.expressions.length > 0 && n.expressions.every((e) => madeOfParameters(e, params) || staticString(e) !== undefined);
+  if (n.type === AST_NODE_TYPES.BinaryExpression && n.operator === '+') {
+    const parts = [n.left, n.right];
+    return parts.some((part) => madeOfParameters(part, params)) && parts.every((part) => madeOfParameters(part, params) || staticString(part) !== undefined);
+  }
+  return false;
+}
+
+/** What a SET NX is for (see `SetNxPurpose`). `calls`: the file's calls, to find a later `EXPIRE` of the key. */
+export function setNxPurpose(site: SetNxSite, calls: readonly TSESTree.CallExpression[], sourceCode: SourceCode): SetNxPurpose {
+  if (isLockNamedKey(site.key, sourceCode) || LOCK_KEY_NAME.test(keyText(site.key, sourceCode))) return 'lease';
+  const resolve = (id: TSESTree.Identifier) => constInit(id, sourceCode);
+  const expiry = setsExpiry(site);
+  if (expiry === false) {
+    // `setnx(key, id)` then `expire(key, ttl)`: the expiry comes one command later.
+    const text = keyText(site.key, sourceCode);
+    const fn = enclosingFunction(site.call);
+    const expiredLater = calls.some((c) => c.range[0] > site.call.range[1] && EXPIRE_CALL.test(calleeName(c) ?? '') && calleeObject(c) !== undefined && enclosingFunction(c) === fn && !!c.arguments[0] && keyText(c.arguments[0], sourceCode) === text);
+    if (!expiredLater) return 'marker';
+  }
+  if (replyDiscarded(site.call)) return 'marker';
+  if (site.value && (isConstant(site.value, resolve) || isClockReading(site.value, resolve))) return 'marker';
+  const params = parameterNames(site.call);
+  if (site.value && madeOfParameters(site.value, params) && madeOfParameters(site.key, params)) return 'primitive';
+  return 'lease';
+}
+
+function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
+  const def = variable?.defs[0];
+  return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init ? def.node.init : undefined;
+}
+
 export class RedisLockKeys {
+  /** Every SET NX of the file, whatever it is for. */
   readonly sites: SetNxSite[] = [];
+  /** The SET NX sites that take leases (see `setNxPurpose`). */
+  readonly leases: SetNxSite[] = [];
   private readonly byText = new Map<string, SetNxSite>();
 
   constructor(
@@ -69,16 +237,19 @@ export class RedisLockKeys {
       const site = readSetNx(call);
       if (!site) continue;
       this.sites.push(site);
+      // Markers and store primitives take no lock: their keys are not lock keys.
+      if (setNxPurpose(site, calls, sourceCode) !== 'lease') continue;
+      this.leases.push(site);
       this.byText.set(keyText(site.key, sourceCode), site);
     }
   }
 
-  /** The SET NX that took this key, when the key is written the same way (directly or through a const). */
+  /** The SET NX lease that took this key, when the key is written the same way (directly or through a const). */
   setNxOf(key: Node): SetNxSite | undefined {
     return this.byText.get(keyText(key, this.sourceCode));
   }
 
-  /** A key taken with SET NX in this file, or a lock-named key. */
+  /** A key taken with a SET NX lease in this file, or a lock-named key. */
   isLockKey(key: Node): boolean {
     return this.setNxOf(key) !== undefined || isLockNamedKey(key, this.sourceCode);
   }

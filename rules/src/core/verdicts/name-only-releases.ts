@@ -132,11 +132,9 @@ function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode:
     if (kind && kind.type !== 'redis') continue;
     if (watched(call, key, analysis.calls, sourceCode)) continue;
     const checked = checkBeforeDelete(call, key, analysis.calls, sourceCode);
-    // `SET idem:<op> 1 NX` marks an operation as seen: a constant value under a key that is not
-    // named as a lock is a dedup or rate-limit marker, not a lock with an owner.
-    const taken = locks.setNxOf(key);
-    const marker = taken !== undefined && taken.value !== undefined && unwrap(taken.value).type === AST_NODE_TYPES.Literal && !isLockNamedKey(key, sourceCode);
-    const found = marker ? undefined : taken;
+    // Only a SET NX that takes a lease makes its key a lock key: a once-only marker (a timestamp,
+    // a constant, no expiry) or a store's set-if-absent frees no one's lock when deleted.
+    const found = locks.setNxOf(key);
     // The compare-and-delete suggestion rewrites a plain `del(key)` only.
     const setNx = raw ? undefined : found;
     const lockKey = found !== undefined || isLockNamedKey(key, sourceCode);
