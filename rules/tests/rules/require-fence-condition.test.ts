@@ -1838,3 +1838,62 @@ export async function settle(accountId: string, cents: number) {
     },
   ],
 });
+
+// A write that only keeps the larger (or smaller) of the stored value and its own cannot move a
+// value backwards: a late writer loses to the newer value already there.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'MongoDB $max of a last-crawled time under a redlock lease',
+      code: `import Redlock from 'redlock';
+import { MongoClient } from 'mongodb';
+const redlock = new Redlock([]);
+const sites = new MongoClient('mongodb://127.0.0.1').db('crawler').collection('sites');
+export async function markCrawled(siteId: string) {
+  await redlock.using([\`crawl:\${siteId}\`], 10000, async () => {
+    await sites.updateOne({ _id: siteId }, { $max: { lastCrawledAt: new Date() } });
+  });
+}`,
+    },
+    {
+      name: 'SQL GREATEST of the stored high-water mark and the new one',
+      code: `${redlockPg}
+export async function advance(streamId: string, offset: number) {
+  const lock = await redlock.acquire([\`stream:\${streamId}\`], 5000);
+  try {
+    await pool.query('UPDATE stream_cursors SET committed_offset = GREATEST(committed_offset, $1) WHERE stream_id = $2', [offset, streamId]);
+  } finally {
+    await lock.release();
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'MongoDB $max together with a $set of another field: the $set can still land late',
+      code: `import Redlock from 'redlock';
+import { MongoClient } from 'mongodb';
+const redlock = new Redlock([]);
+const sites = new MongoClient('mongodb://127.0.0.1').db('crawler').collection('sites');
+export async function markCrawled(siteId: string, status: string) {
+  await redlock.using([\`crawl:\${siteId}\`], 10000, async () => {
+    await sites.updateOne({ _id: siteId }, { $max: { lastCrawledAt: new Date() }, $set: { status } });
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7 }],
+    },
+    {
+      name: 'GREATEST for one column, a plain assignment for another',
+      code: `${redlockPg}
+export async function advance(streamId: string, offset: number, note: string) {
+  const lock = await redlock.acquire([\`stream:\${streamId}\`], 5000);
+  try {
+    await pool.query('UPDATE stream_cursors SET committed_offset = GREATEST(committed_offset, $1), note = $3 WHERE stream_id = $2', [offset, streamId, note]);
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 9 }],
+    },
+  ],
+});

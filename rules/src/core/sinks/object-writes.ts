@@ -96,6 +96,16 @@ function fromCatalog(
   return { node, api: model.family as ObjectApi, model, method: write.method, kind: write.kind, filter: at(node, filterPlace, links), values: at(node, valuesPlace, links), links };
 }
 
+/**
+ * `{ $max: { lastSeenAt: now } }`: an update made only of `$max` / `$min` moves each field one
+ * way. A late writer's older value loses to the newer one already stored, so it is no late
+ * write that a fence must stop (and a fence token would not order it better).
+ */
+function onlyMonotoneOperators(update: TSESTree.ObjectExpression | undefined): boolean {
+  if (!update || update.properties.length === 0) return false;
+  return update.properties.every((p) => p.type === AST_NODE_TYPES.Property && /^\$(?:max|min)$/.test(propertyKeyName(p) ?? ''));
+}
+
 const TERMINAL = /^(?:execute|executeTakeFirst|executeTakeFirstOrThrow|run|then|returning|returningAll|execute\w*)$/;
 
 /**
@@ -141,6 +151,7 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   // MongoDB / Mongoose: coll.updateOne(filter, update).
   const mongoWrite = sinkWrite(MONGO, method);
   if (mongoWrite && node.arguments.length >= 1 && (!resolved || resolved.id === 'mongodb')) {
+    if (mongoWrite.kind === 'update' && onlyMonotoneOperators(objectArgument(node, 1))) return undefined;
     const write = fromCatalog(node, MONGO, mongoWrite);
     if (objectArgument(node, 0) || objectArgument(node, 1)) return write;
   }

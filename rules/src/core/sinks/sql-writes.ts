@@ -184,7 +184,18 @@ export function isProtectedWrite(statement: SqlStatementInfo): boolean {
   // Issuing a token: the statement increments a token column in place.
   const increments = statement.assignments.some((a) => a.value.columns.includes(a.column) && /\+/.test(a.value.text));
   if (increments && ((table && AUTHORITY_TABLE.test(table)) || statement.assignments.some((a) => isTokenColumnName(a.column)))) return false;
+  if (onlyMonotoneAssignments(statement)) return false;
   return counterOutputs(statement).length === 0;
+}
+
+/**
+ * `SET last_seen = GREATEST(last_seen, $1)`: when every assignment keeps the larger (or the
+ * smaller) of the stored value and the new one, a late write cannot move anything backwards.
+ */
+function onlyMonotoneAssignments(statement: SqlStatementInfo): boolean {
+  if (statement.kind !== 'update' && !(statement.kind === 'insert' && statement.upsert)) return false;
+  if (statement.assignments.length === 0) return false;
+  return statement.assignments.every((a) => /^\s*(?:greatest|least)\s*\(/i.test(a.value.text) && a.value.columns.some((c) => sameColumn(c, a.column)));
 }
 
 /**
