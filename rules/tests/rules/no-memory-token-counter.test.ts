@@ -448,3 +448,75 @@ export function lockResource(key: string, owner: string) {
     },
   ],
 });
+
+// A generation compared only with its own counter, in the same process, drops stale async work:
+// it is never handed to a resource, so a restart that resets it loses nothing.
+ruleTester.run('no-memory-token-counter', rule, {
+  valid: [
+    {
+      name: 'a search box: the query generation is compared with the counter after each await',
+      code: `export class SearchBox {
+  private queryGeneration = 0;
+  private results: string[] = [];
+  async search(text: string) {
+    const generation = ++this.queryGeneration;
+    const found = await fetch('/search?q=' + encodeURIComponent(text)).then((r) => r.json());
+    if (generation !== this.queryGeneration) return;
+    await this.render(found, generation);
+  }
+  private async render(items: string[], generation: number) {
+    await Promise.resolve();
+    if (generation === this.queryGeneration) this.results = items;
+  }
+  reset() {
+    this.queryGeneration += 1;
+  }
+}`,
+    },
+    {
+      name: 'a reconnect loop: each timer carries the generation it was scheduled in',
+      code: `export function keepConnected(connect: () => Promise<void>) {
+  let round = 0;
+  const attempt = (generation: number) => {
+    if (generation !== round) return;
+    connect().catch(() => setTimeout(() => attempt(generation), 1000));
+  };
+  return () => {
+    round += 1;
+    attempt(round);
+  };
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the same generation sent along with the request: it leaves the process',
+      code: `export class Uploader {
+  private uploadGeneration = 0;
+  async upload(body: string) {
+    const generation = ++this.uploadGeneration;
+    await fetch('/upload', { method: 'PUT', body, headers: { 'x-generation': String(generation) } });
+    if (generation !== this.uploadGeneration) return;
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4 }],
+    },
+    {
+      name: 'passed to a helper that compares it and also writes it to the job row',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export class JobRunner {
+  private runGeneration = 0;
+  async start(jobId: string) {
+    const generation = ++this.runGeneration;
+    await this.claim(jobId, generation);
+  }
+  private async claim(jobId: string, generation: number) {
+    if (generation !== this.runGeneration) return;
+    await pool.query('UPDATE jobs SET generation = $1 WHERE id = $2', [generation, jobId]);
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 6 }],
+    },
+  ],
+});

@@ -101,6 +101,11 @@ export class ValueFlow {
     this.writesSql = SQL_WRITE_WORD.test(sourceCode.text);
   }
 
+  /** The file the flow is read in. */
+  sourceCodeOf(): SourceCode {
+    return this.sourceCode;
+  }
+
   /** Follows the value of `start`; `visit` sees each place, in the order reached. */
   follow(start: Node, visit: PlaceVisitor): void {
     const queue: Array<{ node: Node; hops: number }> = [{ node: start, hops: 0 }];

@@ -357,6 +357,9 @@ export function counterTokenPlace(
         // Stored back into the counter itself: that is the increment, not a hand-out.
         if (place.kind === 'member' && unwrap(place.object).type === AST_NODE_TYPES.ThisExpression && `this.${place.name}` === counter.label) return false;
         if (!isToken(place)) return false;
+        // `const gen = ++this.gen; await ...; if (gen !== this.gen) return;`: a staleness guard
+        // that never leaves the process, whatever the variable is called.
+        if (comparedOnlyWithCounter(place, counter, flow)) return true;
         found = place;
         return true;
       });
@@ -370,6 +373,60 @@ export function counterTokenPlace(
   }
   if (!readsMemo.has(counter.identity)) readsMemo.set(counter.identity, search(counter.reads.slice(0, MAX_READS)));
   return readsMemo.get(counter.identity);
+}
+
+/** A read of the counter itself: `this.gen` for an instance counter, the variable for module and closure counters. */
+function readsCounter(node: Node, counter: MemoryCounter): boolean {
+  const n = unwrap(node);
+  if (counter.kind === 'instance' && n.type === AST_NODE_TYPES.MemberExpression && unwrap(n.object).type === AST_NODE_TYPES.ThisExpression) return `this.${thisMemberName(n)}` === counter.label;
+  if (counter.kind === 'module' || counter.kind === 'closure') return n.type === AST_NODE_TYPES.Identifier && n.name === counter.label;
+  return false;
+}
+
+const COMPARISON = new Set(['===', '!==', '==', '!=', '<', '<=', '>', '>=']);
+
+/**
+ * Whether a binding or parameter holding the counter's value is only compared with the
+ * counter again, directly or after being passed to same-file functions that do the same:
+ * an in-process generation check that drops stale callbacks, not a token sent to a resource.
+ */
+function comparedOnlyWithCounter(place: ValuePlace, counter: MemoryCounter, flow: ValueFlow, depth = 0, seen = new Set<Scope.Variable>()): boolean {
+  if (depth > 4 || counter.kind === 'entry') return false;
+  const sourceCode = flow.sourceCodeOf();
+  let variables: Scope.Variable[] = [];
+  if (place.kind === 'binding' && place.node.type === AST_NODE_TYPES.VariableDeclarator) variables = [...sourceCode.getDeclaredVariables(place.node)];
+  else if (place.kind === 'binding' && place.node.type === AST_NODE_TYPES.AssignmentExpression && place.node.left.type === AST_NODE_TYPES.Identifier) {
+    const v = variableOf(place.node.left, sourceCode);
+    variables = v ? [v] : [];
+  } else if (place.kind === 'parameter') variables = sourceCode.getDeclaredVariables(place.fn).filter((v) => v.name === place.name);
+  if (variables.length === 0) return false;
+  for (const variable of variables) {
+    if (seen.has(variable)) continue;
+    seen.add(variable);
+    const reads = variable.references.filter((r) => r.isRead());
+    if (reads.length === 0) return false;
+    for (const ref of reads) {
+      let cur: Node = ref.identifier;
+      while (cur.parent && (cur.parent.type === AST_NODE_TYPES.TSAsExpression || cur.parent.type === AST_NODE_TYPES.TSNonNullExpression)) cur = cur.parent;
+      const p = cur.parent;
+      if (p?.type === AST_NODE_TYPES.BinaryExpression && COMPARISON.has(p.operator)) {
+        if (!readsCounter(p.left === cur ? p.right : p.left, counter)) return false;
+        continue;
+      }
+      if ((p?.type === AST_NODE_TYPES.CallExpression || p?.type === AST_NODE_TYPES.NewExpression) && p.callee !== cur) {
+        const fn = flow.calleeOf(p);
+        const index = p.arguments.indexOf(cur as TSESTree.CallExpressionArgument);
+        let param: Node | undefined = fn?.params[index];
+        if (param?.type === AST_NODE_TYPES.TSParameterProperty) param = param.parameter;
+        if (param?.type === AST_NODE_TYPES.AssignmentPattern) param = param.left;
+        if (!fn || param?.type !== AST_NODE_TYPES.Identifier) return false;
+        if (!comparedOnlyWithCounter({ kind: 'parameter', node: cur, name: param.name, fn }, counter, flow, depth + 1, seen)) return false;
+        continue;
+      }
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Reads followed per counter: a tokenizer's `this.pos` is read hundreds of times and is never a token. */
