@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { memoryCounterAt, counterTokenPlace, type Increment } from '../core/verdicts/memory-counters.js';
 import { tokenColumnSetting } from '../core/settings.js';
 import { describePlace, isGrantFunction, isStrongName, mayHoldFenceTokens, tokenStrength } from '../core/tokens/token-places.js';
-import { ValueFlow, type ValuePlace } from '../core/tokens/value-flow.js';
+import { ValueFlow, type PlaceReach, type ValuePlace } from '../core/tokens/value-flow.js';
 import { codeSpan, lineSuffix } from '../core/message-text.js';
 import { createRule } from '../util/create-rule.js';
 
@@ -63,8 +63,13 @@ export default createRule<Options, MessageIds>({
         for (const node of increments) {
           const counter = memoryCounterAt(node, sourceCode, flow);
           if (!counter || counter.loaded) continue;
-          // A counter returned as is from an acquire/grant is the token that acquire hands out.
-          const isToken = (p: Parameters<typeof tokenStrength>[0]) => tokenStrength(p, sourceCode, placeOptions) !== undefined || (p.kind === 'return' && isGrantFunction(p.fn));
+          // A counter returned as is from an acquire/grant is the token that acquire hands out;
+          // one built into a longer string (`host:pid:seq`) is part of an owner id, unless a token name says otherwise.
+          const isToken = (p: Parameters<typeof tokenStrength>[0], reach: PlaceReach) => {
+            const strength = tokenStrength(p, sourceCode, placeOptions);
+            if (reach.inString) return strength === 'strong';
+            return strength !== undefined || (p.kind === 'return' && isGrantFunction(p.fn));
+          };
           const place = counterTokenPlace(counter, flow, isToken, isFenceName, readsMemo);
           if (!place) continue;
           context.report({

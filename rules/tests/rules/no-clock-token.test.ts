@@ -494,3 +494,36 @@ export async function takeOver(Lease: any, id: number) {
     },
   ],
 });
+
+// A time built into a longer string names an owner; it is not compared for order.
+ruleTester.run('no-clock-token', rule, {
+  valid: [
+    {
+      name: 'a lock value made of host, pid and the time: an owner id that a compare-and-delete checks',
+      code: `import { hostname } from 'node:os';
+export async function acquire(redis: any, key: string) {
+  const token = \`\${hostname()}:\${process.pid}:\${Date.now()}\`;
+  const ok = await redis.set(key, token, 'PX', 30000, 'NX');
+  return ok === 'OK' ? { key, token } : undefined;
+}`,
+    },
+    {
+      name: 'a worker name built with the start time, returned with the lease',
+      code: `export function claimShard(shard: string) {
+  const owner = 'worker-' + process.pid + '-' + Date.now();
+  return { shard, lease: owner, version: 'w-' + Date.now() };
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the same string under a fence-token name is meant as a token',
+      code: `import { hostname } from 'node:os';
+export function acquire(key: string) {
+  const fencingToken = \`\${Date.now()}:\${hostname()}\`;
+  return { key, fencingToken };
+}`,
+      errors: [{ messageId: 'clockToken', line: 3 }],
+    },
+  ],
+});

@@ -520,3 +520,41 @@ export class JobRunner {
     },
   ],
 });
+
+// A counter built into a longer string makes an owner value unique; it is not a token.
+ruleTester.run('no-memory-token-counter', rule, {
+  valid: [
+    {
+      name: 'a lock owner value with a per-process sequence number, returned by tryLock',
+      code: `import { randomBytes } from 'node:crypto';
+const NONCE = randomBytes(4).toString('hex');
+let issued = 0;
+export class KeyLock {
+  constructor(private readonly redis: any) {}
+  private ownerValue() {
+    return \`pid=\${process.pid}:nonce=\${NONCE}:n=\${issued++}\`;
+  }
+  async tryLock(key: string) {
+    const value = this.ownerValue();
+    const ok = await this.redis.set(key, value, 'EX', 30, 'NX');
+    return ok === 'OK' ? value : null;
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a sequence number returned as is from tryLock is the token it hands out',
+      code: `let issued = 0;
+export class KeyLock {
+  constructor(private readonly redis: any) {}
+  async tryLock(key: string) {
+    const value = ++issued;
+    const ok = await this.redis.set(key, String(value), 'EX', 30, 'NX');
+    return ok === 'OK' ? value : null;
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 5 }],
+    },
+  ],
+});

@@ -28,8 +28,17 @@ export type ValuePlace =
   /** Bound to `$n` of a SQL statement that assigns or compares `column`. */
   | { kind: 'sql'; node: Node; column: string; table?: string; call: SqlCall };
 
+/** How the value reached a place. */
+export interface PlaceReach {
+  /**
+   * The value was embedded in a longer string on the way (`\`host:${pid}:${seq}\``, `'w-' + n`):
+   * what arrives is an identity such as an owner id, no longer the number it was.
+   */
+  inString: boolean;
+}
+
 /** Return true to stop following the value past this place. */
-export type PlaceVisitor = (place: ValuePlace) => boolean | void;
+export type PlaceVisitor = (place: ValuePlace, reach: PlaceReach) => boolean | void;
 
 const MAX_HOPS = 5;
 const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>', '>>>']);
@@ -108,13 +117,14 @@ export class ValueFlow {
 
   /** Follows the value of `start`; `visit` sees each place, in the order reached. */
   follow(start: Node, visit: PlaceVisitor): void {
-    const queue: Array<{ node: Node; hops: number }> = [{ node: start, hops: 0 }];
+    const queue: Array<{ node: Node; hops: number; inString: boolean }> = [{ node: start, hops: 0, inString: false }];
     const seen = new Set<Node>();
     while (queue.length > 0) {
-      const { node, hops } = queue.shift()!;
+      const { node, hops, inString } = queue.shift()!;
       if (seen.has(node) || hops > MAX_HOPS) continue;
       seen.add(node);
-      for (const next of this.step(node, visit)) queue.push({ node: next, hops: hops + 1 });
+      const reach: PlaceReach = { inString };
+      for (const next of this.step(node, (place) => visit(place, reach), reach)) queue.push({ node: next, hops: hops + 1, inString: reach.inString });
     }
   }
 
@@ -146,7 +156,7 @@ export class ValueFlow {
   }
 
   /** Climbs from `start` to where its value lands; returns expressions to follow further. */
-  private step(start: Node, visit: PlaceVisitor): Node[] {
+  private step(start: Node, visit: (place: ValuePlace) => boolean | void, reach: PlaceReach): Node[] {
     let cur: Node = start;
     for (;;) {
       const p = cur.parent;
@@ -167,6 +177,7 @@ export class ValueFlow {
           continue;
         case AST_NODE_TYPES.BinaryExpression:
           if (!ARITHMETIC.has(p.operator)) return [];
+          if (p.operator === '+' && isStringy(p.left === cur ? p.right : p.left)) reach.inString = true;
           cur = p;
           continue;
         case AST_NODE_TYPES.ConditionalExpression:
@@ -182,6 +193,7 @@ export class ValueFlow {
             this.visitSql(cur, visit);
             return [];
           }
+          if (p.expressions.length > 1 || p.quasis.some((q) => (q.value.cooked ?? q.value.raw) !== '')) reach.inString = true;
           cur = p;
           continue;
         case AST_NODE_TYPES.MemberExpression: {
@@ -267,7 +279,7 @@ export class ValueFlow {
     }
   }
 
-  private fromReturn(fn: FunctionNode, node: Node, visit: PlaceVisitor): Node[] {
+  private fromReturn(fn: FunctionNode, node: Node, visit: (place: ValuePlace) => boolean | void): Node[] {
     if (visit({ kind: 'return', node, fn, fnName: functionName(fn) })) return [];
     return this.callersOf(fn);
   }
@@ -338,7 +350,7 @@ export class ValueFlow {
     return undefined;
   }
 
-  private intoParameter(call: TSESTree.CallExpression | TSESTree.NewExpression, arg: Node, visit: PlaceVisitor): Node[] {
+  private intoParameter(call: TSESTree.CallExpression | TSESTree.NewExpression, arg: Node, visit: (place: ValuePlace) => boolean | void): Node[] {
     const index = call.arguments.indexOf(arg as TSESTree.CallExpressionArgument);
     if (index < 0 || call.arguments.slice(0, index).some((a) => a.type === AST_NODE_TYPES.SpreadElement)) return [];
     const fn = this.calleeOf(call);
@@ -353,7 +365,7 @@ export class ValueFlow {
   }
 
   /** If `value` is bound to a `$n` of a SQL call, one place per column that `$n` is assigned to or compared with. */
-  private visitSql(value: Node, visit: PlaceVisitor): void {
+  private visitSql(value: Node, visit: (place: ValuePlace) => boolean | void): void {
     if (!this.writesSql) return;
     for (const callNode of sqlCallsHolding(value, this.sourceCode)) {
       if (!mayBeSql(callNode)) continue;
@@ -370,6 +382,14 @@ export class ValueFlow {
       }
     }
   }
+}
+
+/** A string literal, a template, or a concatenation holding one: `+` with it builds text. */
+function isStringy(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal) return typeof n.value === 'string';
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return true;
+  return n.type === AST_NODE_TYPES.BinaryExpression && n.operator === '+' && (isStringy(n.left) || isStringy(n.right));
 }
 
 const STORE_SET = /^(?:set|setex|psetex|hset|hsetnx|hmset|put|setItem|getset)$/i;

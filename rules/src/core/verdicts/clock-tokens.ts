@@ -110,9 +110,12 @@ export function findClockTokens(sourceCode: SourceCode, options: TokenPlaceOptio
       const flow = new ValueFlow(sourceCode);
       const reported = new Set<Node>();
       for (const origin of origins) {
-        flow.follow(origin.node, (place: ValuePlace) => {
+        flow.follow(origin.node, (place: ValuePlace, reach) => {
           const strength = tokenStrength(place, sourceCode, options);
           if (!strength) return false;
+          // A time inside a longer string (`host:pid:${Date.now()}`) makes an owner id unique;
+          // only a token name says such a string is meant as a token.
+          if (reach.inString && strength !== 'strong') return false;
           // Random values and time-ordered ids are tokens only under a name that says so:
           // a random `token` on a lease is usually the owner value a compare-and-delete checks.
           if (origin.kind !== 'clock' && strength !== 'strong') return false;

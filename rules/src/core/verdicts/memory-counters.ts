@@ -9,7 +9,7 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { Scope, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, contains, enclosingFunction, memberName, propertyKeyName, unwrap, type Node } from '../ast.js';
-import { thisContainer, thisMemberName, type ValueFlow, type ValuePlace } from '../tokens/value-flow.js';
+import { thisContainer, thisMemberName, type PlaceReach, type ValueFlow, type ValuePlace } from '../tokens/value-flow.js';
 
 export interface MemoryCounter {
   /** The increment expression, where findings are reported. */
@@ -343,7 +343,7 @@ function entryCounter(node: Increment, target: Node, valueUsed: boolean, sourceC
 export function counterTokenPlace(
   counter: MemoryCounter,
   flow: ValueFlow,
-  isToken: (place: ValuePlace) => boolean,
+  isToken: (place: ValuePlace, reach: PlaceReach) => boolean,
   isFenceName: (name: string) => boolean,
   readsMemo: Map<string, ValuePlace | undefined>,
 ): ValuePlace | 'name' | undefined {
@@ -351,12 +351,12 @@ export function counterTokenPlace(
   const search = (starts: readonly Node[]): ValuePlace | undefined => {
     let found: ValuePlace | undefined;
     for (const start of starts) {
-      flow.follow(start, (place) => {
+      flow.follow(start, (place, reach) => {
         if (found) return true;
         if (place.kind === 'binding' && !isFenceName(place.name)) return false;
         // Stored back into the counter itself: that is the increment, not a hand-out.
         if (place.kind === 'member' && unwrap(place.object).type === AST_NODE_TYPES.ThisExpression && `this.${place.name}` === counter.label) return false;
-        if (!isToken(place)) return false;
+        if (!isToken(place, reach)) return false;
         // `const gen = ++this.gen; await ...; if (gen !== this.gen) return;`: a staleness guard
         // that never leaves the process, whatever the variable is called.
         if (comparedOnlyWithCounter(place, counter, flow)) return true;
