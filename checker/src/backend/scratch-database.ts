@@ -11,7 +11,9 @@ import { openClient, PostgresDatabase, withDatabase, type ServerTarget, type Ses
  * PostgreSQL has no cross-database statements. When the login role is a superuser, the check
  * session also logs in as a throwaway role of the same name without any privilege (no
  * superuser, no CREATEDB or CREATEROLE, no untrusted extensions, no COPY PROGRAM, and it can
- * signal only its own backends), owner of the scratch database.
+ * signal only its own backends), owner of the scratch database. It is a member of no role; it
+ * must INHERIT all the same, because on PostgreSQL 15 the scratch database's `public` schema
+ * belongs to `pg_database_owner`, whose rights a NOINHERIT owner would not have.
  *
  * The connection to the URL's own database runs only the checker's fixed statements: CREATE
  * and DROP of the scratch database and role, and read-only catalog queries describing the
@@ -48,7 +50,7 @@ export class ScratchDatabase {
       scratch = new ScratchDatabase(admin, target, timeouts, name, password ? name : undefined, me.version);
       if (password) {
         await admin.query(
-          `CREATE ROLE ${name} LOGIN PASSWORD '${password}' NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION NOBYPASSRLS CONNECTION LIMIT 8`,
+          `CREATE ROLE ${name} LOGIN PASSWORD '${password}' NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOREPLICATION NOBYPASSRLS CONNECTION LIMIT 8`,
         );
       }
       try {
