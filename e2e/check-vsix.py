@@ -1,6 +1,9 @@
 """Checks the packaged .vsix: only the bundles, the manifest, README, CHANGELOG, LICENSE and
-the icon, and under 5 MB. Usage: python3 check-vsix.py extension/fencelint.vsix"""
+the icon, at most one native binding of the fast parser (oxc's, for the platform the .vsix is
+built on; without it the server parses with @typescript-eslint/parser), and under 5 MB.
+Usage: python3 check-vsix.py extension/fencelint.vsix"""
 import os
+import re
 import sys
 import zipfile
 
@@ -22,7 +25,11 @@ EXPECTED = {
 path = sys.argv[1]
 size = os.path.getsize(path)
 names = set(zipfile.ZipFile(path).namelist())
+bindings = {n for n in names if re.fullmatch(r'extension/dist/parser\.[a-z0-9-]+\.node', n)}
+names -= bindings
 problems = []
+if len(bindings) > 1:
+    problems.append(f'more than one native binding: {sorted(bindings)}')
 if size >= LIMIT:
     problems.append(f'{size} bytes, limit {LIMIT}')
 if names - EXPECTED:
