@@ -53,7 +53,7 @@ describe('fencelint-check reports', () => {
     expect(result.stderr).toMatch(/exploring 3 workers: \d+ states, \d+ schedules/);
   });
 
-  it('checks the write at a source line, with roles named from the bound expressions', async () => {
+  it('checks the write at a source line, with roles named from the bound expressions', { timeout: 240_000 }, async () => {
     const unfenced = await runCli(['--at', 'checker/tests/fixtures/save-state.ts:6', '--workers', '0']);
     expect(unfenced.stdout).toContain('subject:   UPDATE resource_state SET value = $1 WHERE resource_key = $2');
     expect(unfenced.stdout).toContain('roles:     $1=value $2=key');
