@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BadInputError, errorMessage } from './errors.js';
-import type { Role, SqlDialect } from './sql-understanding.js';
+import { ROLES, type Role, type SqlDialect } from './sql-understanding.js';
 
 export interface WriteAtLocation {
   sql: string;
@@ -129,7 +129,7 @@ export function rolesFromStatement(analysis: AnalysisLike, isToken: boolean[]): 
   const writes = analysis.statements.filter((s) => ['update', 'insert', 'delete', 'merge'].includes(s.kind));
   // The outermost write is the statement; writes inside its CTEs (a fence table) help name the token and key.
   const main = writes.sort((a, b) => b.range.end - b.range.start - (a.range.end - a.range.start))[0];
-  return isToken.map((traced, i): Role | undefined => {
+  const roles = isToken.map((traced, i): Role | undefined => {
     const n = i + 1;
     const reads = (v: { params: number[] }) => v.params.includes(n);
     const compared = writes.flatMap((s) => s.conditions.filter((c) => reads(c.value) && c.op !== '=').map((c) => c.column));
@@ -142,6 +142,10 @@ export function rolesFromStatement(analysis: AnalysisLike, isToken: boolean[]): 
     if (main.assignments.some((a) => reads(a.value)) && compared.length === 0) return 'value';
     return undefined;
   });
+  // Several parameters written alike (`SET body = $1, edited_at = $4`): which one is the value,
+  // and whether another is an unrecognised token, only the caller can say.
+  if (roles.filter((r) => r === 'value').length > 1) return roles.map((r) => (r === 'value' ? undefined : r));
+  return roles;
 }
 
 /** `--at` found the write but could not name every parameter; carries what it knows, for the caller to ask. */
@@ -149,11 +153,12 @@ export class RolesNeededError extends BadInputError {
   constructor(
     readonly location: string,
     readonly params: { n: number; text?: string; role?: Role }[],
+    /** The statement with its `$n` placeholders. */
+    readonly statement?: string,
   ) {
     super(
       `the write at ${location} binds ${params.map((p) => `$${p.n}=${p.text ?? '?'}${p.role ? ` (${p.role})` : ' (role unknown)'}`).join(', ')}; ` +
-        'give the roles of all of them with --roles, e.g. --roles ' +
-        params.map((p) => p.role ?? 'value').join(','),
+        `give the roles of all of them with --roles ${params.map((p) => p.role ?? '?').join(',')}, each ? one of: ${ROLES.join(', ')}`,
     );
   }
 }

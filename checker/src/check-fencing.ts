@@ -12,6 +12,7 @@ import { ManualClock } from './clock.js';
 import { AUTHORITY_TABLE, DurableAuthority } from './durable-authority.js';
 import { BadInputError, CheckStoppedError, errorMessage } from './errors.js';
 import { explore, type ExploreProgress, type ExploreResult } from './explore.js';
+import { fixedValuesOf } from './fixed-values.js';
 import { loadCheckerModule } from './module-loader.js';
 import { counterExampleOf, renderText, verdictOf, type CheckReport } from './report.js';
 import { runScenario, scenariosFor, type ScenarioResult } from './scenarios.js';
@@ -271,11 +272,11 @@ async function sqlSubject(
 ): Promise<{ subject: Subject; tableSource: TableSource }> {
   const tableSource = await createTable(scratch, write, schemaSql, migrations, userTable);
   await seedRow(db, write, RESOURCE_KEY);
-  await prepareStatement(db, write);
+  const fixedValues = await prepareStatement(db, write);
   const restoreTables = await captureInitialState(scratch, []);
   const authority = new DurableAuthority(db, clock, scratch.name);
   await authority.install();
-  const resource = new SqlResource(db, write, restoreTables);
+  const resource = new SqlResource(db, write, restoreTables, fixedValues);
   const dump = await dumpQuery(db, scratch.name);
   return {
     tableSource,
@@ -353,15 +354,21 @@ async function dumpQuery(db: Database, schema: string): Promise<string> {
   return `SELECT ${parts.join(` || '|' || `)} AS state`;
 }
 
-/** PostgreSQL's own word on a statement it cannot run at all (a missing column, a type mismatch) is bad input. */
-async function prepareStatement(db: Database, write: UnderstoodWrite): Promise<void> {
+/**
+ * PostgreSQL's own word on a statement it cannot run at all (a missing column, a type mismatch)
+ * is bad input. Returns the fixed value of each `other` parameter, from the types PostgreSQL
+ * gave the parameters.
+ */
+async function prepareStatement(db: Database, write: UnderstoodWrite): Promise<Map<number, unknown>> {
   try {
     await db.exec(`PREPARE fencelint_statement AS ${write.text}`);
   } catch (error) {
     if (error instanceof CheckStoppedError) throw error;
     throw new BadInputError(`PostgreSQL rejects the statement: ${errorMessage(error)}`);
   }
+  const fixedValues = await fixedValuesOf(db, write, 'fencelint_statement');
   await db.exec('DEALLOCATE fencelint_statement');
+  return fixedValues;
 }
 
 async function moduleSubject(

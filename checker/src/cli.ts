@@ -11,7 +11,7 @@ import { renderSvg } from './svg.js';
 
 const USAGE = `Usage:
   fencelint-check providers [...]   (lock server conformance; see fencelint-check providers --help)
-  fencelint-check --sql "<statement>" --roles value,key,token[,operationId] [options]
+  fencelint-check --sql "<statement>" --roles value,key,token[,operationId,other...] [options]
   fencelint-check --sql-file FILE --roles ... [options]      (--sql - reads the statement from stdin)
   fencelint-check --at src/file.ts:LINE [--roles ...] [options]
   fencelint-check --module ./adapter.ts [options]
@@ -21,7 +21,8 @@ given; on a server, in a database the check creates and drops) and tells whether
 fenced. Your own tables are never touched.
 
 Options:
-  --roles LIST          role of $1, $2, ...: value, key, token, operationId
+  --roles LIST          role of $1, $2, ...: value, key, token, operationId, other (outside the
+                        fence: bound to one fixed value of its type)
   --dialect NAME        postgres (default) or mysql (? placeholders)
   --token-column NAME   the column holding the fence token (default: found in the statement)
   --key-column NAME     the column holding the key (default: found in the statement)
@@ -113,7 +114,8 @@ async function main(argv: string[]): Promise<number> {
       dialectUsed = 'postgres'; // the core hands back the statement with $n placeholders
       if (roles === undefined) {
         if (found.roles.some((r) => r === undefined) || found.roles.length === 0) {
-          throw new RolesNeededError(args.at, found.roles.map((role, i) => ({ n: i + 1, text: found.paramTexts[i], ...(role ? { role } : {}) })));
+          const params = found.roles.map((role, i) => ({ n: i + 1, text: found.paramTexts[i], ...(role ? { role } : {}) }));
+          throw new RolesNeededError(args.at, params, found.sql);
         }
         roles = found.roles.join(',');
       }
@@ -161,7 +163,8 @@ async function main(argv: string[]): Promise<number> {
     if (showProgress) process.stderr.write('\r\x1b[K');
     const message = error instanceof BadInputError ? error.message : `internal error: ${errorMessage(error)}`;
     const interrupted = error instanceof InterruptedError;
-    const needed = error instanceof RolesNeededError ? { rolesNeeded: { location: error.location, params: error.params } } : {};
+    const needed =
+      error instanceof RolesNeededError ? { rolesNeeded: { location: error.location, statement: error.statement, params: error.params } } : {};
     if (args.json) process.stdout.write(`${JSON.stringify({ verdict: interrupted ? 'interrupted' : 'bad-input', error: message, ...needed }, null, 2)}\n`);
     process.stderr.write(`fencelint-check: ${message}\n`);
     return interrupted && (error.reason === 'SIGINT' || error.reason === 'SIGTERM') ? signalExit(error.reason) : 2;

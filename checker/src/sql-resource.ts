@@ -14,10 +14,12 @@ export class SqlResource implements ResourceAdapter {
     private readonly write_: UnderstoodWrite,
     /** Puts every table of the scratch schema back as it was after setup. */
     private readonly restoreTables: () => Promise<void>,
+    /** The fixed value of each `other` parameter, by index (0 is `$1`). */
+    private readonly fixedValues: ReadonlyMap<number, unknown> = new Map(),
   ) {}
 
   paramsFor(request: WriteRequest): unknown[] {
-    return this.write_.roles.map((role) => {
+    return this.write_.roles.map((role, i) => {
       switch (role) {
         case 'value':
           return request.value;
@@ -27,6 +29,8 @@ export class SqlResource implements ResourceAdapter {
           return request.fenceToken;
         case 'operationId':
           return request.operationId ?? null;
+        case 'other':
+          return this.fixedValues.get(i) ?? null;
       }
     });
   }

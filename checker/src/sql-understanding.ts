@@ -6,8 +6,13 @@
 import { BadInputError } from './errors.js';
 
 export type SqlDialect = 'postgres' | 'mysql';
-export type Role = 'value' | 'key' | 'token' | 'operationId';
-export const ROLES: readonly Role[] = ['value', 'key', 'token', 'operationId'];
+/**
+ * What each `$n` is to the fence: the value written, the key of the row, the fence token, an
+ * operation id, or `other`: outside the fence (a timestamp, an author), bound to one fixed value
+ * of its type in every write.
+ */
+export type Role = 'value' | 'key' | 'token' | 'operationId' | 'other';
+export const ROLES: readonly Role[] = ['value', 'key', 'token', 'operationId', 'other'];
 
 // The subset of the core's contract (notes: core-api, rules/src/core/sql/types.ts) this module reads.
 interface CoreValue {
@@ -202,7 +207,7 @@ export async function understandWrite(
 }
 
 /**
- * Each role once, except `key` (a composite key: each one matched with = on its own column);
+ * Each role once, except `key` (a composite key: each one matched with = on its own column) and `other`;
  * `value` wherever the statement writes one (not in a DELETE). With `?` placeholders a role
  * repeats as often as its placeholder does.
  */
@@ -218,8 +223,10 @@ function validateRoles(roles: Role[], stmt: CoreStatement, dialect: SqlDialect):
   if (dialect === 'mysql') return;
   for (const role of ROLES) {
     const count = roles.filter((r) => r === role).length;
-    if (count > 1 && role !== 'key') {
-      throw new BadInputError(`--roles names "${role}" ${count} times; each $n is its own parameter, and only "key" may repeat (a composite key)`);
+    if (count > 1 && role !== 'key' && role !== 'other') {
+      throw new BadInputError(
+        `--roles names "${role}" ${count} times; each $n is its own parameter, and only "key" (a composite key) and "other" may repeat`,
+      );
     }
   }
   const keys = roles.flatMap((r, i) => (r === 'key' ? [i + 1] : []));

@@ -77,11 +77,27 @@ describe('fencelint-check reports', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/\$1=doc \(value\), \$2=invoiceId \(key\), \$3=cutoff \(role unknown\); give the roles of all of them with --roles/);
     const report = JSON.parse(result.stdout);
+    expect(report.rolesNeeded.statement).toBe('UPDATE invoices SET body = $1 WHERE id = $2 AND archived_at < $3');
     expect(report.rolesNeeded.params).toEqual([
       { n: 1, text: 'doc', role: 'value' },
       { n: 2, text: 'invoiceId', role: 'key' },
       { n: 3, text: 'cutoff' },
     ]);
+  });
+
+  it('asks which of several written parameters is the value, and checks one outside the fence as other', { timeout: 240_000 }, async () => {
+    const asked = await runCli(['--at', 'checker/tests/fixtures/invoices.ts:17', '--json']);
+    expect(asked.code).toBe(2);
+    expect(JSON.parse(asked.stdout).rolesNeeded.params).toEqual([
+      { n: 1, text: 'doc' },
+      { n: 2, text: 'invoiceId', role: 'key' },
+      { n: 3, text: 'lease.fenceToken', role: 'token' },
+      { n: 4, text: 'editor' },
+    ]);
+    expect(asked.stderr).toContain('give the roles of all of them with --roles ?,key,token,?, each ? one of: value, key, token, operationId, other');
+    const checked = await runCli(['--at', 'checker/tests/fixtures/invoices.ts:17', '--roles', 'value,key,token,other', '--workers', '0']);
+    expect(checked.stdout, checked.stderr).toContain('roles:     $1=value $2=key $3=token $4=other');
+    expect(checked.code).toBe(0);
   });
 
   it('says so when no SQL write is understood at the line', async () => {

@@ -100,6 +100,22 @@ describe('checks on PGlite', () => {
     expect(replay.reason).toMatch(/operationId/);
   });
 
+  it('binds each parameter outside the fence (other) to one value of its type', async () => {
+    // NOT NULL on every column: a NULL bound for want of a value would make each write an error.
+    const schemaSql = `CREATE TYPE report_state AS ENUM ('draft', 'published');
+      CREATE TABLE reports (id text PRIMARY KEY, body text NOT NULL, revision bigint NOT NULL, edited_at timestamptz NOT NULL,
+        state report_state NOT NULL, flagged boolean NOT NULL, author uuid NOT NULL, meta jsonb NOT NULL, tags text[] NOT NULL);
+      INSERT INTO reports VALUES ('resource-7', 'v0', 0, now(), 'draft', false, gen_random_uuid(), '{}', '{}');`;
+    const set = 'body = $1, revision = $3, edited_at = $4, state = $5, flagged = $6, author = $7, meta = $8, tags = $9';
+    const roles = 'value,key,token,other,other,other,other,other,other';
+    const fenced = await checkFencing({ sql: `UPDATE reports SET ${set} WHERE id = $2 AND revision < $3`, roles, schemaSql, exploreWorkers: [2] });
+    expect(fenced.subject.roles).toEqual(roles.split(','));
+    expect(fenced.scenarios.filter((s) => s.status === 'broken')).toEqual([]);
+    expect(fenced.verdict).toBe('holds');
+    const unfenced = await checkFencing({ sql: `UPDATE reports SET ${set} WHERE id = $2`, roles, schemaSql, exploreWorkers: [] });
+    expect(unfenced.scenarios[0].status).toBe('broken');
+  });
+
   it('reads ? placeholders with the mysql dialect', async () => {
     const report = await checkFencing({
       sql: 'UPDATE resource_state SET value = ?, fence_token = ? WHERE resource_key = ? AND fence_token < ?',
