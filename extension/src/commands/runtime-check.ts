@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { RoleQuestion } from '../runtime-check/ask-roles';
+import { confirmWithRuntimeCheck } from '../runtime-check/confirm-flow';
 import { checkerMissingMessage, locateChecker } from '../runtime-check/locate-checker';
 import { renderReportHtml, renderReportText } from '../runtime-check/render-report';
 import { runChecker } from '../runtime-check/run-checker';
@@ -67,10 +69,22 @@ export async function runtimeCheck(output: vscode.LogOutputChannel, uri?: vscode
     return;
   }
   const location = `${vscode.workspace.asRelativePath(document.uri, false)}:${zeroBasedLine + 1}`;
-  const result = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `fencelint: runtime check of ${location}` },
-    () => runChecker(binJs, folder.uri.fsPath, document.uri.fsPath, zeroBasedLine + 1),
-  );
+  // Each run under a cancellable notification; cancelling stops the checker, which cleans up first.
+  const run = (roles?: string[]) =>
+    vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `fencelint: runtime check of ${location}`, cancellable: true },
+      (_progress, token) => {
+        const stop = new AbortController();
+        token.onCancellationRequested(() => stop.abort());
+        return runChecker(binJs, folder.uri.fsPath, document.uri.fsPath, zeroBasedLine + 1, { roles, signal: stop.signal });
+      },
+    );
+  const outcome = await confirmWithRuntimeCheck(run, askRole);
+  if (outcome.kind === 'cancelled') {
+    void vscode.window.showInformationMessage(`fencelint: runtime check of ${location} cancelled; nothing was run with a guessed role.`);
+    return;
+  }
+  const { result } = outcome;
   output.info(renderReportText(location, result.report));
   // One view per checked line: checking it again (after the fix) replaces the report.
   let panel = panels.get(location);
@@ -87,3 +101,12 @@ export async function runtimeCheck(output: vscode.LogOutputChannel, uri?: vscode
 }
 
 const panels = new Map<string, vscode.WebviewPanel>();
+
+/** One quick pick per parameter the checker could not name; Escape dismisses the whole check. */
+async function askRole(question: RoleQuestion): Promise<string | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    question.choices.map((choice) => ({ label: choice.role, description: choice.description })),
+    { title: question.title, placeHolder: question.placeHolder, ignoreFocusOut: true, matchOnDescription: true },
+  );
+  return picked?.label;
+}

@@ -4,6 +4,7 @@ const VERDICT_TEXT: Record<RuntimeCheckReport['verdict'], string> = {
   holds: 'holds: the fence rejects every stale write that was replayed',
   broken: 'broken: a stale write was reproduced',
   'bad-input': 'bad input: nothing was checked',
+  interrupted: 'interrupted: the check was stopped before a verdict',
 };
 
 /** One line per step: `t=13  A  write(v1, token=41) -> accepted  << stale-write-accepted`. */
@@ -22,6 +23,7 @@ export function renderReportText(location: string, report: RuntimeCheckReport): 
   const lines = [`Runtime check of ${location}: ${VERDICT_TEXT[report.verdict]}`];
   if (report.error) lines.push(report.error);
   if (report.subject?.text) lines.push(`subject: ${report.subject.text.replace(/\s+/g, ' ')}`);
+  if (report.subject?.roles?.length) lines.push(`roles: ${rolesText(report.subject.roles)}`);
   if (report.backend) lines.push(`backend: ${report.backend}`);
   for (const scenario of report.scenarios) {
     lines.push(`- ${scenario.id}: ${scenario.status}${scenario.reason ? ` (${scenario.reason})` : ''}`);
@@ -30,6 +32,11 @@ export function renderReportText(location: string, report: RuntimeCheckReport): 
     lines.push(`counter-example (${report.counterExample.invariant}):`, formatTimeline(report.counterExample.timeline));
   }
   return lines.join('\n');
+}
+
+/** `$1=value $2=key $3=token`. */
+function rolesText(roles: readonly string[]): string {
+  return roles.map((role, i) => `$${i + 1}=${role}`).join(' ');
 }
 
 export function escapeHtml(text: string): string {
@@ -68,6 +75,7 @@ export function renderReportHtml(location: string, report: RuntimeCheckReport, s
     )
     .join('\n');
   const subject = report.subject?.text ? `<p>Statement: <code>${escapeHtml(report.subject.text)}</code></p>` : '';
+  const roles = report.subject?.roles?.length ? `<p>Roles: <code>${escapeHtml(rolesText(report.subject.roles))}</code></p>` : '';
   const backend = report.backend ? `<p>Replayed on ${escapeHtml(report.backend)}.</p>` : '';
   const error = report.error ? `<pre class="error">${escapeHtml(report.error)}</pre>` : '';
   const drawing = svg ? `<div class="timeline">${sanitizeSvg(svg)}</div>` : '';
@@ -81,6 +89,7 @@ export function renderReportHtml(location: string, report: RuntimeCheckReport, s
 body { font-family: var(--vscode-font-family, sans-serif); padding: 0 1em; }
 .verdict.holds { color: var(--vscode-testing-iconPassed, green); }
 .verdict.broken, .verdict.bad-input { color: var(--vscode-errorForeground, red); }
+.verdict.interrupted { color: var(--vscode-editorWarning-foreground, darkorange); }
 pre { background: var(--vscode-textCodeBlock-background, #f4f4f4); padding: .5em; overflow-x: auto; }
 .timeline svg { max-width: 100%; height: auto; background: #fff; }
 </style>
@@ -88,7 +97,7 @@ pre { background: var(--vscode-textCodeBlock-background, #f4f4f4); padding: .5em
 <body>
 <h2>Runtime check of ${escapeHtml(location)}</h2>
 <p class="verdict ${report.verdict}"><strong>${escapeHtml(VERDICT_TEXT[report.verdict])}</strong></p>
-${error}${subject}${backend}${drawing}
+${error}${subject}${roles}${backend}${drawing}
 ${scenarios}
 </body>
 </html>
