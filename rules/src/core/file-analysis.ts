@@ -6,7 +6,7 @@
 import { dirname, isAbsolute } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { contains, memberName, walk, type FunctionNode, type Node } from './ast.js';
+import { contains, enclosingFunction, isFunctionNode, memberName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { findAcquires, type AcquireSite } from './locks/acquires.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
@@ -27,7 +27,7 @@ import { definedCommands, judgeRedisScript, readRedisScript, type RedisScriptCom
 import { sinkModel } from './models/sinks.js';
 import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
-import { buildModuleSummary } from './module-summaries.js';
+import { buildModuleSummary, localLockSummaries } from './module-summaries.js';
 
 export interface SqlWriteSite {
   sink: 'sql';
@@ -203,6 +203,12 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   // The project's modules are consulted only for files that passed the gate.
   const project = options.project ?? (options.file && projectSetting(settings) ? projectGraph.viewFor(options.file, settingsKey(settings), summarizerFor(settings)) : undefined);
   const callees = project ? new ProjectCallees(project, imports) : undefined;
+  if (callees) {
+    receivers.importedKind = (binding) => {
+      const exported = callees.view.exportOfBinding(binding);
+      return exported?.kind === 'value' ? exported.receiver : undefined;
+    };
+  }
 
   const ast = sourceCode.ast as TSESTree.Program;
   walk(ast, sourceCode.visitorKeys, (node) => {
@@ -280,21 +286,40 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   receivers.typeResolver = typeResolverFor(sourceCode, (binding) => receivers.knows(binding));
   scripts = definedCommands(calls, sourceCode);
   // Acquires are classified after the walk, so every receiver of the file is known by then.
-  const summaryOf = callees ? (call: TSESTree.CallExpression) => callees.summaryOf(call) : undefined;
-  const acquires = findAcquires({
+  const fileName = options.file ?? '<text>';
+  const projectSummary = callees ? (call: TSESTree.CallExpression) => callees.summaryOf(call) : undefined;
+  const acquireInput = {
     calls,
     taggedTemplates: tagged,
     receivers,
-    sourceText: (n) => sourceCode.getText(n),
+    sourceText: (n: Node) => sourceCode.getText(n),
     sourceCode,
     membersRead,
     program: ast,
-    summaryOf,
-    functionNamed: (name) => functions.named(name),
-    locationOf: project ? (n) => locationOf(project.file, n) : undefined,
+    summaryOf: projectSummary,
+    functionNamed: (name: string) => functions.named(name),
+    locationOf: (n: Node) => locationOf(fileName, n),
     labelBase: options.file ? dirname(options.file) : undefined,
-  });
-  tracer = new TokenTracer(sourceCode, functions, acquires, { imports, hooks: summaryOf && { returnsToken: (call, path) => summaryReturnsToken(summaryOf(call), path) } });
+  };
+  let acquires = findAcquires(acquireInput);
+  let summaryOf = projectSummary;
+  // The file's own lock helpers (a function that takes a lock and returns holding it, or runs a
+  // parameter under it): a second pass reads their calls as acquires, from their summaries.
+  const helpers = localLockHelpers(acquires, functions, calls);
+  if (helpers.size > 0) {
+    const firstPass: FileAnalysis = {
+      ...empty(), acquires, tracer: new TokenTracer(sourceCode, functions, acquires, { imports }), callees,
+    };
+    const local = localLockSummaries(firstPass, sourceCode, fileName);
+    const localSummary = (call: TSESTree.CallExpression) => {
+      const fn = functions.callee(call);
+      return fn && helpers.has(fn) && !contains(fn, call) ? local(fn) : undefined;
+    };
+    summaryOf = (call) => projectSummary?.(call) ?? localSummary(call);
+    acquires = findAcquires({ ...acquireInput, summaryOf });
+  }
+  const hooks = summaryOf && { returnsToken: (call: TSESTree.CallExpression, path: readonly PathStep[]) => summaryReturnsToken(summaryOf(call), path) };
+  tracer = new TokenTracer(sourceCode, functions, acquires, { imports, hooks });
   // A function that takes its own lock is judged by that lock's section.
   const received = findReceivedLeases(
     functionNodes.filter((fn) => !acquires.some((a) => contains(fn, a.node))),
@@ -375,6 +400,8 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       if (lease && reading && !isLeaseUpkeep(reading, lease)) receivedWrites.push({ ...reading, received: lease });
       continue;
     }
+    // A write on the connection a helper's advisory lock is held on commits while the lock is held.
+    if (acquire.lockedSession && writeConnection(node) === acquire.lockedSession.key) continue;
     const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, scripts });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
@@ -451,6 +478,56 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
   const verdicts = statements.map((s) => judgeWrite(s, call, judge));
   const guarded = verdicts.every((v) => v.tokenCompared) || lockedByEarlierSelect(call.node, statements, env.earlier);
   return { sink: 'sql', node: call.node, call, verdicts, fenced: guarded && verdicts.every((v) => v.tokenStored || !v.tokenCompared) };
+}
+
+/**
+ * Same-file functions whose lock outlives them or covers a parameter: an acquire in them (or
+ * in a function they return) with no release there, or with a callback that is not theirs;
+ * and the functions that call those, up to three levels. Only called functions count.
+ */
+function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionIndex, calls: readonly TSESTree.CallExpression[]): Set<FunctionNode> {
+  const helpers = new Set<FunctionNode>();
+  for (const site of acquires) {
+    let fn = enclosingFunction(site.node);
+    // The lock of a returned wrapper (`return (...args) => withLock(..., () => method(...args))`).
+    if (fn && fn.parent?.type === AST_NODE_TYPES.ReturnStatement) fn = enclosingFunction(fn) ?? fn;
+    else if (fn && fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.parent && isFunctionNode(fn.parent)) fn = fn.parent;
+    if (!fn) continue;
+    const escapes = !site.release && site.scope === enclosingFunction(site.node);
+    const runsParameter = site.callbackArgument !== undefined || site.scope !== enclosingFunction(site.node) || fn !== enclosingFunction(site.node);
+    if (escapes || runsParameter) helpers.add(fn);
+  }
+  if (helpers.size === 0) return helpers;
+  for (let level = 0; level < 3; level++) {
+    let grew = false;
+    for (const call of calls) {
+      const callee = functions.callee(call);
+      const caller = enclosingFunction(call);
+      if (!callee || !caller || !helpers.has(callee) || helpers.has(caller) || contains(callee, call)) continue;
+      helpers.add(caller);
+      grew = true;
+    }
+    if (!grew) break;
+  }
+  // Only helpers that something here calls matter.
+  const called = new Set(calls.map((c) => functions.callee(c)).filter((f): f is FunctionNode => f !== undefined));
+  for (const fn of [...helpers]) if (!called.has(fn)) helpers.delete(fn);
+  return helpers;
+}
+
+/** The connection a write goes through: the root of its callee chain (`trx` in `trx('t').where(...).update(...)`). */
+function writeConnection(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression): string | undefined {
+  let current: Node = node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.callee;
+  for (let i = 0; i < 32; i++) {
+    const n = unwrap(current);
+    if (n.type === AST_NODE_TYPES.MemberExpression) {
+      const key = receiverKey(n.object);
+      if (key !== undefined && n.object.type !== AST_NODE_TYPES.CallExpression) return key;
+      current = n.object;
+    } else if (n.type === AST_NODE_TYPES.CallExpression) current = n.callee;
+    else return n.type === AST_NODE_TYPES.Identifier ? n.name : undefined;
+  }
+  return undefined;
 }
 
 /** Whether a summarised function returns a token at `path` of its result (`[]`: the result itself). */

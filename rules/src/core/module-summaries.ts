@@ -35,6 +35,17 @@ export function buildModuleSummary(sourceCode: SourceCode, file: string, hash: s
   return new ModuleSummarizer(sourceCode, file, hash, view, analyze);
 }
 
+/**
+ * Summaries of the linted file's own lock helpers (`shouldRun()` that takes `SET NX` and
+ * returns, `wrapWithLock(fn)`), from a first pass over the file: what they lock, for the
+ * second pass to read their calls as acquires. Writes are not summarised here: the file's
+ * own pass reads them where they are.
+ */
+export function localLockSummaries(analysis: FileAnalysis, sourceCode: SourceCode, file: string): (fn: FunctionNode) => FunctionSummary {
+  const summarizer = new ModuleSummarizer(sourceCode, file, '', undefined, () => analysis, true);
+  return (fn) => summarizer.functionSummary(fn);
+}
+
 function locationOf(file: string, node: Node): SourceLocation {
   return { file, line: node.loc.start.line, column: node.loc.start.column, endLine: node.loc.end.line, endColumn: node.loc.end.column };
 }
@@ -60,15 +71,27 @@ class ModuleSummarizer implements ModuleBuilder {
   /** Functions whose summary hit recursion or an import cycle somewhere below. */
   private readonly partialFunctions = new Set<FunctionNode>();
 
+  private readonly view: ProjectView;
+
   constructor(
     private readonly sourceCode: SourceCode,
     private readonly file: string,
     private readonly hash: string,
-    private readonly view: ProjectView,
+    view: ProjectView | undefined,
     private readonly analyze: (view: ProjectView) => FileAnalysis,
+    /** Summarise locks only (the linted file's own helpers): no exports, no writes. */
+    private readonly locksOnly = false,
   ) {
+    // Without a view nothing here follows an import: only `locksOnly` summaries are asked for.
+    this.view = view as ProjectView;
+    if (locksOnly) return;
     this.collectLocals();
     this.collectExports();
+  }
+
+  /** The summary of one function of this file. */
+  functionSummary(fn: FunctionNode): FunctionSummary {
+    return this.summarizeFunction(fn, this.functionName(fn));
   }
 
   private get ast(): TSESTree.Program {
@@ -233,7 +256,7 @@ class ModuleSummarizer implements ModuleBuilder {
     if (n.type === AST_NODE_TYPES.Identifier) {
       const target = this.localTarget(n.name);
       if (target.kind === 'node') return this.summarizeNode(target.node, name, depth + 1);
-      return target.kind === 'reexport' ? { kind: 'reexport', file: target.file, name: target.name } : { kind: 'value' };
+      return target.kind === 'reexport' ? { kind: 'reexport', file: target.file, name: target.name } : this.valueOf(n);
     }
     if (isFunctionNode(n)) return { kind: 'function', fn: this.summarizeFunction(n, name) };
     if (n.type === AST_NODE_TYPES.ClassDeclaration || n.type === AST_NODE_TYPES.ClassExpression) return this.summarizeClass(n, name);
@@ -246,24 +269,29 @@ class ModuleSummarizer implements ModuleBuilder {
         else if (target.kind === 'reexport') summary = this.view.exportOf(target.file, target.name);
         if (summary?.kind === 'class') return { kind: 'object', members: summary.methods };
       }
-      return { kind: 'value' };
+      return this.valueOf(n);
     }
     if (n.type === AST_NODE_TYPES.ObjectExpression) {
       const members = new Map<string, FunctionSummary>();
+      const values = new Map<string, ExportSummary>();
       for (const p of n.properties) {
         if (p.type !== AST_NODE_TYPES.Property) continue;
         const key = propertyKeyName(p);
         if (!key) continue;
-        const inner = this.summarizeNode(p.value, `${name}.${key}`, depth + 1);
+        let inner = this.summarizeNode(p.value, `${name}.${key}`, depth + 1);
+        if (inner.kind === 'reexport') inner = this.view.exportOf(inner.file, inner.name) ?? { kind: 'value' };
         if (inner.kind === 'function') members.set(key, inner.fn);
-        else if (inner.kind === 'reexport') {
-          const found = this.view.exportOf(inner.file, inner.name);
-          if (found?.kind === 'function') members.set(key, found.fn);
-        }
+        else values.set(key, inner);
       }
-      return { kind: 'object', members };
+      return { kind: 'object', members, values };
     }
-    return { kind: 'value' };
+    return this.valueOf(n);
+  }
+
+  /** A value export: a client or lock authority it creates, when the receiver table knows it. */
+  private valueOf(node: Node): ExportSummary {
+    const receiver = this.getAnalysis()?.receivers.kindOf(node);
+    return receiver ? { kind: 'value', receiver } : { kind: 'value' };
   }
 
   private summarizeClass(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression, exportName: string): ExportSummary {
@@ -387,8 +415,11 @@ class ModuleSummarizer implements ModuleBuilder {
   }
 
   private acquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    // `wrapWithLock(method)` returns a function that runs `method` under the lock.
+    const returned = this.returnsOf(fn).map((r) => unwrap(r)).filter((r): r is FunctionNode => isFunctionNode(r));
     for (const site of analysis.acquires) {
-      if (enclosingFunction(site.node) !== fn) continue;
+      const owner = enclosingFunction(site.node);
+      if (owner !== fn && !returned.some((r) => r === owner)) continue;
       const common = {
         library: site.library,
         label: site.origin?.label ?? site.label,
@@ -398,14 +429,45 @@ class ModuleSummarizer implements ModuleBuilder {
         keyArg: site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
       };
       const callbackArg = this.callbackParamOf(site, fn, analysis);
-      if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [] };
+      if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // A lock still held when the function returns: the caller holds it until a release.
       const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program;
-      if (!site.release && !inCallback && !site.callbackArgument) {
-        return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis) };
+      if (!site.release && !inCallback && !site.callbackArgument && this.returnsOf(fn).length > 0) {
+        return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session: this.sessionOf(site, fn, analysis, undefined) };
       }
     }
     return this.composedAcquireOf(fn, analysis);
+  }
+
+  /**
+   * The connection an advisory lock is held on, as the caller will see it: an argument of this
+   * function, or the parameter of the callback it runs under the lock.
+   */
+  private sessionOf(site: AcquireSite, fn: FunctionNode, analysis: FileAnalysis, callbackArg: number | undefined): AcquireSummary['session'] {
+    if (site.origin?.session) {
+      const inner = site.origin.session;
+      if (inner.arg !== undefined) {
+        const arg = site.node.type === AST_NODE_TYPES.CallExpression ? this.directParam(site.node.arguments[inner.arg], fn) : undefined;
+        return arg !== undefined ? { arg, scope: inner.scope } : undefined;
+      }
+      return callbackArg !== undefined ? inner : undefined;
+    }
+    if (site.library !== 'pg-advisory-lock' && !site.advisory) return undefined;
+    const scope = site.advisory?.scope ?? (/_xact_/i.test(this.sourceCode.getText(site.node)) ? 'transaction' : 'session');
+    // The connection is the receiver of the query call, or the tag of a tagged template (postgres.js `tx\`...\``).
+    const connection = site.node.type === AST_NODE_TYPES.CallExpression ? calleeObject(site.node) : site.node.tag;
+    if (!connection) return undefined;
+    const arg = this.directParam(connection, fn);
+    if (arg !== undefined) return { arg, scope };
+    // `fn(client)` under the lock, where `client` is the connection that took it.
+    const key = receiverKey(connection);
+    if (callbackArg === undefined || !key) return undefined;
+    for (const call of analysis.calls) {
+      if (!contains(site.range, call) || this.directParam(call.callee, fn) !== callbackArg) continue;
+      const callbackParam = call.arguments.findIndex((a) => receiverKey(a) === key);
+      if (callbackParam >= 0) return { callbackParam, scope };
+    }
+    return undefined;
   }
 
   /**
@@ -446,12 +508,24 @@ class ModuleSummarizer implements ModuleBuilder {
         const index = this.directParam(c.callee, fn);
         if (index !== undefined) return { ...common, style: 'callback', callbackArg: index, tokenProperties: [] };
       }
-      if (!released) {
-        const handleKey = this.boundKey(call);
+      // A wrapper that returns what the inner acquire gave it still holds the lock for its caller.
+      const handleKey = this.boundKey(call);
+      const root = handleKey?.split('.')[0];
+      const passesOn = this.returnsOf(fn).some((r) => contains(r, call) || (root !== undefined && this.mentions(r, root)));
+      if (!released && passesOn) {
         return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(call, handleKey, inner.tokenProperties, fn, analysis) };
       }
     }
     return undefined;
+  }
+
+  /** Whether an expression reads the variable `name`. */
+  private mentions(node: Node, name: string): boolean {
+    let found = false;
+    walk(node, this.sourceCode.visitorKeys, (n) => {
+      if (n.type === AST_NODE_TYPES.Identifier && n.name === name) found = true;
+    });
+    return found;
   }
 
   /** `const lock = await acquire(...)`: the key the result is bound to. */
@@ -559,6 +633,7 @@ class ModuleSummarizer implements ModuleBuilder {
   private writesOf(fn: FunctionNode, analysis: FileAnalysis): { writes: WriteSummary[]; partial: boolean } {
     const writes: WriteSummary[] = [];
     let partial = false;
+    if (this.locksOnly) return { writes, partial };
     const ownSections = analysis.acquires.filter((site) => contains(fn, site.node)).map((site) => site.range);
     const inOwnSection = (node: Node) => ownSections.some((range) => contains(range, node));
     const nodes = [...analysis.calls, ...analysis.taggedTemplates, ...analysis.constructed].filter((n) => contains(fn.body, n) && !inOwnSection(n)).sort((a, b) => a.range[0] - b.range[0]);

@@ -73,6 +73,11 @@ export interface AcquireSite {
   keyArgText?: string;
   /** A callback acquire whose callback is not a function of this file (a parameter, an import): that argument. */
   callbackArgument?: Node;
+  /**
+   * An advisory lock a helper took on one connection or transaction (`lockChat(trx, id)`): the
+   * receiver key of that connection here. Writes on it commit with the lock held.
+   */
+  lockedSession?: { key: string; scope: 'transaction' | 'session' };
 }
 
 function isNxFlag(node: Node): boolean {
@@ -244,14 +249,14 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
       }
       const cbSpec = callbackFor(model.acquireWithCallback, method, call);
       if (cbSpec) return { library: model.id, advice: model.tokenAdvice, model, callback: callbackArgument(call, cbSpec) };
-      return undefined;
+      return passedCallback(model.acquireWithCallback, method, call, input, { library: model.id, advice: model.tokenAdvice, model });
     }
     if (kind?.type === 'lockObject') {
       const { model } = kind;
       if (model.objectAcquire.includes(method)) return { library: model.id, advice: model.tokenAdvice, model, selfHandle: true };
       const cbSpec = callbackFor(model.objectAcquireWithCallback, method, call);
       if (cbSpec) return { library: model.id, advice: model.tokenAdvice, model, callback: callbackArgument(call, cbSpec) };
-      return undefined;
+      return passedCallback(model.objectAcquireWithCallback, method, call, input, { library: model.id, advice: model.tokenAdvice, model });
     }
     // SET NX is a lock whatever the client, unless it only marks something once (see `setNxPurpose`).
     if (isRedisSetNx(call)) {
@@ -284,6 +289,24 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     if (cb && isFunctionNode(cb)) return { library: 'redlock', advice: CUSTOM_ADVICE, callback: cb };
   }
   if (CUSTOM_AUTHORITY_ACQUIRE.test(method)) return { library: 'custom', advice: CUSTOM_ADVICE, custom: true };
+  return undefined;
+}
+
+/**
+ * A callback acquire handed a callback by reference (`redlock.using(keys, ttl, routine)`): a
+ * same-file function is the section; anything else (a parameter of a lock helper) runs under
+ * the lock elsewhere, and the helper's summary says which argument that was.
+ */
+function passedCallback(specs: readonly CallbackMethod[], method: string, call: TSESTree.CallExpression, input: AcquireFinderInput, base: Candidate): Candidate | undefined {
+  for (const spec of specs) {
+    if (spec.method !== method) continue;
+    const index = spec.callbackArg < 0 ? call.arguments.length + spec.callbackArg : spec.callbackArg;
+    const arg = call.arguments[index];
+    if (!arg || (arg.type !== AST_NODE_TYPES.Identifier && arg.type !== AST_NODE_TYPES.MemberExpression)) continue;
+    const key = receiverKey(arg);
+    const callback = key ? input.functionNamed?.(key) : undefined;
+    return callback ? { ...base, callback } : { ...base, callbackArgument: arg };
+  }
   return undefined;
 }
 
@@ -370,6 +393,19 @@ function advisoryRelease(lock: AdvisoryLock, start: number, scope: TSESTree.Rang
   return unlocks.filter((q) => lock.connection === undefined || connectionOf(q) === lock.connection).pop() ?? unlocks.pop();
 }
 
+/** The connection a helper's advisory lock is held on, as a receiver key of this file. */
+function lockedSessionOf(session: NonNullable<AcquireSummary['session']>, call: TSESTree.CallExpression, callback: FunctionNode | undefined): AcquireSite['lockedSession'] {
+  let key: string | undefined;
+  if (session.arg !== undefined) {
+    const arg = call.arguments[session.arg];
+    key = arg && arg.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(arg) : undefined;
+  } else if (session.callbackParam !== undefined && callback) {
+    const param = callback.params[session.callbackParam];
+    key = param?.type === AST_NODE_TYPES.Identifier ? param.name : undefined;
+  }
+  return key ? { key, scope: session.scope } : undefined;
+}
+
 /** Every acquire in the file with its critical section, in source order. */
 export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
   const sites: AcquireSite[] = [];
@@ -433,6 +469,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       keyArgText: origin?.keyArg !== undefined && call.arguments[origin.keyArg] ? input.sourceText(call.arguments[origin.keyArg]) : undefined,
       callbackArgument: candidate.callbackArgument,
       advisory: candidate.advisory && { ...candidate.advisory, connection: connectionOf(call) },
+      lockedSession: origin?.session ? lockedSessionOf(origin.session, call, callback) : undefined,
     };
     if (callback) {
       sites.push({ ...base, id: sites.length, range: callback.body.range });

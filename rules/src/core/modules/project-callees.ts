@@ -122,32 +122,41 @@ export class ProjectCallees {
   private lookup(call: TSESTree.CallExpression | TSESTree.NewExpression): FunctionSummary | undefined {
     if (call.type === AST_NODE_TYPES.NewExpression) return undefined;
     const callee = unwrap(call.callee);
-    if (callee.type === AST_NODE_TYPES.Identifier) {
-      const binding = this.imports.get(callee.name);
-      const exported = binding && this.view.exportOfBinding(binding);
-      return exported?.kind === 'function' ? exported.fn : undefined;
+    const found = this.exportOfExpression(callee, 'static', 0);
+    return found?.kind === 'function' ? found.fn : undefined;
+  }
+
+  /**
+   * What an expression names among the project's exports: an import (`withLock`), a member of
+   * one (`LockManager.promises.runWithLock`, `Mutex.run`), a method of an instance of an
+   * imported class (`this.locks.run`).
+   */
+  exportOfExpression(node: Node, how: 'static' | 'instance', depth: number): ExportSummary | undefined {
+    const n = unwrap(node);
+    if (depth > 4) return undefined;
+    if (n.type === AST_NODE_TYPES.Identifier) {
+      const binding = this.imports.get(n.name);
+      if (binding) return this.view.exportOfBinding(binding);
+      const instance = this.instances.get(n.name);
+      return instance ? asInstance(this.view.exportOfBinding(instance)) : undefined;
     }
-    if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
-    const method = memberName(callee);
-    if (!method) return undefined;
-    const object = unwrap(callee.object);
-    // `LockService.run(...)`, `locks.withLock(...)`, `lockService.run(...)`: the object is an import.
-    if (object.type === AST_NODE_TYPES.Identifier) {
-      const binding = this.imports.get(object.name);
-      if (binding) return memberOf(this.view.exportOfBinding(binding), method, 'static');
-    }
+    if (n.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+    const name = memberName(n);
+    if (!name) return undefined;
+    const object = unwrap(n.object);
+    let owner: ExportSummary | undefined;
     if (object.type === AST_NODE_TYPES.NewExpression) {
       const binding = resolveImported(object.callee, this.imports);
-      if (binding) return memberOf(this.view.exportOfBinding(binding), method, 'instance');
+      owner = binding ? asInstance(this.view.exportOfBinding(binding)) : undefined;
+    } else if (object.type === AST_NODE_TYPES.ThisExpression) {
+      const base = this.baseOf(n);
+      owner = base ? asInstance(this.view.exportOfBinding(base)) : undefined;
+    } else {
+      const key = receiverKey(object);
+      const instance = key ? this.instances.get(key) : undefined;
+      owner = instance ? asInstance(this.view.exportOfBinding(instance)) : this.exportOfExpression(object, how, depth + 1);
     }
-    const key = receiverKey(object);
-    const instance = key ? this.instances.get(key) : undefined;
-    if (instance) return memberOf(this.view.exportOfBinding(instance), method, 'instance');
-    if (object.type === AST_NODE_TYPES.ThisExpression) {
-      const base = this.baseOf(call);
-      if (base) return memberOf(this.view.exportOfBinding(base), method, 'instance');
-    }
-    return undefined;
+    return memberOf(owner, name);
   }
 
   /** The imported base class of the class `node` is in, if any. */
@@ -159,9 +168,21 @@ export class ProjectCallees {
   }
 }
 
-function memberOf(exported: ExportSummary | undefined, name: string, how: 'static' | 'instance'): FunctionSummary | undefined {
-  if (!exported) return undefined;
-  if (exported.kind === 'object') return exported.members.get(name);
-  if (exported.kind === 'class') return how === 'static' ? exported.statics.get(name) : exported.methods.get(name);
+/** An instance of an exported class: its methods, as an object's members. */
+function asInstance(exported: ExportSummary | undefined): ExportSummary | undefined {
+  return exported?.kind === 'class' ? { kind: 'object', members: exported.methods } : exported;
+}
+
+/** Member `name` of an exported object or class (statics), as an export. */
+function memberOf(owner: ExportSummary | undefined, name: string): ExportSummary | undefined {
+  if (!owner) return undefined;
+  if (owner.kind === 'object') {
+    const fn = owner.members.get(name);
+    return fn ? { kind: 'function', fn } : owner.values?.get(name);
+  }
+  if (owner.kind === 'class') {
+    const fn = owner.statics.get(name);
+    return fn ? { kind: 'function', fn } : undefined;
+  }
   return undefined;
 }

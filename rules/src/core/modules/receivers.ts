@@ -77,6 +77,8 @@ export class ReceiverTable {
   /** Calls with a callback argument, resolved after the walk: `$transaction(async (tx) => ...)`. */
   private readonly callbackCalls: TSESTree.CallExpression[] = [];
   typeResolver?: TypeResolver;
+  /** What an import from one of the project's modules is (a client it creates and exports), through the module graph. */
+  importedKind?: (binding: ImportBinding) => ReceiverKind | undefined;
 
   constructor(
     private readonly imports: ImportTable,
@@ -150,8 +152,14 @@ export class ReceiverTable {
     }
     const created = this.kindOfCreation(node, depth);
     if (created) return created;
-    // `prisma.account`, `db.users`: a member of a Prisma client or a Mongo `Db` is a delegate of it.
     const n = unwrap(node);
+    // `import { redis } from '../lib/redis'`: what the project module exports there.
+    if (this.importedKind && (n.type === AST_NODE_TYPES.Identifier || n.type === AST_NODE_TYPES.MemberExpression)) {
+      const binding = resolveImported(n, this.imports);
+      const kind = binding && this.importedKind(binding);
+      if (kind) return kind;
+    }
+    // `prisma.account`, `db.users`: a member of a Prisma client or a Mongo `Db` is a delegate of it.
     if (n.type === AST_NODE_TYPES.MemberExpression && depth < MAX_RESOLVE_DEPTH) {
       const objectKind = this.kindOf(n.object, depth + 1);
       if (objectKind?.type === 'client' && (objectKind.model.id === 'prisma' || objectKind.model.id === 'mongodb')) return objectKind;
@@ -231,6 +239,13 @@ export class ReceiverTable {
     return kind;
   }
 
+  /** A class member is `this.x`; a static one is also `ClassName.x` (`Mutex.redlock` in a static facade). */
+  private setMember(node: TSESTree.PropertyDefinition | TSESTree.MethodDefinition, name: string, kind: ReceiverKind): void {
+    this.kinds.set(`this.${name}`, kind);
+    const cls = node.parent?.parent;
+    if (node.static && (cls?.type === AST_NODE_TYPES.ClassDeclaration || cls?.type === AST_NODE_TYPES.ClassExpression) && cls.id) this.kinds.set(`${cls.id.name}.${name}`, kind);
+  }
+
   /** Registers what a declaration binds: variables, class fields, `this.x = ...`, typed parameters, functions, classes. */
   record(node: Node): void {
     switch (node.type) {
@@ -260,7 +275,7 @@ export class ReceiverTable {
           return;
         }
         const kind = (node.value && this.kindOfCreation(node.value)) ?? this.kindOfType(node.typeAnnotation?.typeAnnotation);
-        if (kind) this.kinds.set(`this.${name}`, kind);
+        if (kind) this.setMember(node, name, kind);
         return;
       }
       case AST_NODE_TYPES.MethodDefinition: {
@@ -269,7 +284,7 @@ export class ReceiverTable {
         // A getter `get db() { return this.pool; }` is read as `this.db`.
         if (node.kind === 'get') {
           const kind = this.returnKindOf(node.value, 0);
-          if (kind) this.kinds.set(`this.${name}`, kind);
+          if (kind) this.setMember(node, name, kind);
         } else this.functions.set(`this.${name}`, node.value);
         return;
       }

@@ -1,5 +1,7 @@
 import { basename, relative, sep } from 'node:path';
 
+import type { ReceiverKind } from './receivers.js';
+
 /**
  * Function summaries as data: what calling a function of the project does, in the terms
  * the analysis uses for library models (the callback argument of a callback acquire, the
@@ -41,6 +43,12 @@ export interface AcquireSummary {
   at: SourceLocation;
   /** Calls from the summarised function down to the acquire (for code flows), outermost first. */
   flow: SourceLocation[];
+  /**
+   * A PostgreSQL advisory lock held by one connection or transaction: the argument that is that
+   * connection (`lockChat(trx, id)`), or the callback parameter that receives it
+   * (`withAdvisoryLock(pool, key, async (client) => ...)`). Writes on it cannot outlive the lock.
+   */
+  session?: { arg?: number; callbackParam?: number; scope: 'transaction' | 'session' };
 }
 
 export interface ReleaseSummary {
@@ -92,12 +100,12 @@ export type ExportSummary =
   | { kind: 'function'; fn: FunctionSummary }
   /** A class: `statics` are called on the class, `methods` on its instances. */
   | { kind: 'class'; name: string; statics: Map<string, FunctionSummary>; methods: Map<string, FunctionSummary> }
-  /** An object whose members are functions: an exported instance or object literal. */
-  | { kind: 'object'; members: Map<string, FunctionSummary> }
+  /** An object: an exported instance or object literal; `values` are its other members (nested objects, clients). */
+  | { kind: 'object'; members: Map<string, FunctionSummary>; values?: Map<string, ExportSummary> }
   /** An export that is another module's export (`export { x } from './y'`, or an imported name exported again). */
   | { kind: 'reexport'; file: string; name: string }
-  /** Anything else: known to exist, nothing to say about calling it. */
-  | { kind: 'value' };
+  /** Anything else: known to exist; `receiver` when it is a client or lock authority (`export const redis = new Redis()`). */
+  | { kind: 'value'; receiver?: ReceiverKind };
 
 export interface ModuleSummary {
   file: string;

@@ -1,8 +1,8 @@
 /**
  * Typed mode: with `parserOptions.projectService`, receivers that come from another module
  * under names no heuristic knows are resolved by the type checker (`PrismaClient`, pg's
- * `Pool` from @types/pg). The same files linted without types find nothing there, and
- * nothing else changes.
+ * `Pool` from @types/pg). Without types, the module graph finds a client that another module
+ * creates and exports; with neither, nothing is found there, and nothing else changes.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import plugin from '../../../src/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/typed');
 
-function eslint(typed: boolean): ESLint {
+function eslint(typed: boolean, project = true): ESLint {
   return new ESLint({
     cwd: root,
     overrideConfigFile: true,
@@ -21,14 +21,15 @@ function eslint(typed: boolean): ESLint {
       {
         files: ['**/*.ts'],
         languageOptions: { parser: tsParser as never, parserOptions: typed ? { projectService: true, tsconfigRootDir: root } : {} },
+        settings: { fencelint: { project } },
       },
       { ...(plugin.configs.recommended as object), files: ['**/*.ts'] },
     ],
   });
 }
 
-async function rulesReported(code: string, typed: boolean): Promise<string[]> {
-  const [result] = await eslint(typed).lintText(code, { filePath: join(root, 'service.ts') });
+async function rulesReported(code: string, typed: boolean, project = true): Promise<string[]> {
+  const [result] = await eslint(typed, project).lintText(code, { filePath: join(root, 'service.ts') });
   expect(result.messages.filter((m) => m.fatal)).toEqual([]);
   return result.messages.map((m) => `${m.ruleId}:${m.line}`);
 }
@@ -50,8 +51,10 @@ describe('typed mode', () => {
 }
 `;
     expect(await rulesReported(code, true)).toEqual(['fencelint/require-fence-condition:7']);
-    // Without types `cache` is any object with a `set` method, like a Map.
-    expect(await rulesReported(code, false)).toEqual([]);
+    // Without types, the module graph reads clients.ts and finds the same client there.
+    expect(await rulesReported(code, false)).toEqual(['fencelint/require-fence-condition:7']);
+    // Without types or the graph, `cache` is any object with a `set` method, like a Map.
+    expect(await rulesReported(code, false, false)).toEqual([]);
   });
 
   it('a Prisma client under any name: by its type, and without types by its call shape', async () => {
