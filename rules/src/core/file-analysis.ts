@@ -89,6 +89,8 @@ export interface CallWriteSite {
   boundToLock?: AdvisoryScope;
   /** From the lock to the write, across files: the acquire (and the lock inside a helper), the calls, the write. */
   flow: SourceLocation[];
+  /** The write inside fences on an argument, and this call passes a clock, random or constant value there. */
+  nonTokenArgument?: Node;
 }
 
 export type WriteSite = SqlWriteSite | KnexWriteSite | ObjectWriteSite | ApiWriteSite | CallWriteSite;
@@ -105,6 +107,13 @@ export type AnyWriteSite = WriteReading & { acquire?: AcquireSite };
 
 /** A write in a function handed a token or lease by its caller, outside any critical section of this file. */
 export type ReceivedWriteSite = WriteReading & { received: ReceivedLease };
+
+/** How `readWrite` judges values; the tracer's answers by default. */
+export interface ReadWriteJudge {
+  isTokenValue?: (node: Node) => boolean;
+  isNonTokenValue?: (node: Node) => boolean;
+  earlier?: FileAnalysis['sqlCalls'];
+}
 
 export interface AnalysisOptions {
   /** Absolute path of the file: its imports are followed into the project's modules. */
@@ -146,7 +155,7 @@ export interface FileAnalysis {
    * default), whether or not a lock is held there. `earlier`: SQL calls before it in the same
    * section, for `SELECT ... FOR UPDATE` row locks.
    */
-  readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression, isTokenValue?: (node: Node) => boolean, earlier?: FileAnalysis['sqlCalls']): WriteReading | undefined;
+  readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression, judge?: ReadWriteJudge): WriteReading | undefined;
 }
 
 /**
@@ -192,8 +201,15 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const functionNodes: FunctionNode[] = [];
 
   let scripts: RedisScriptCommands = new Map();
-  const readWrite: FileAnalysis['readWrite'] = (node, isTokenValue = (n) => tracer.isToken(n), earlier = []) =>
-    readWriteAt(node, { receivers, sourceCode, isTokenValue, isNonTokenValue: (n) => tracer.isNonToken(n), earlier, scripts });
+  const readWrite: FileAnalysis['readWrite'] = (node, judge = {}) =>
+    readWriteAt(node, {
+      receivers,
+      sourceCode,
+      isTokenValue: judge.isTokenValue ?? ((n) => tracer.isToken(n)),
+      isNonTokenValue: judge.isNonTokenValue ?? ((n) => tracer.isNonToken(n)),
+      earlier: judge.earlier ?? [],
+      scripts,
+    });
   let tracer = new TokenTracer(sourceCode, functions, [], { imports });
   const empty = (): FileAnalysis => ({
     acquires: [], writes: [], received: [], receivedWrites: [], sqlCalls: [], calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined, readWrite, file: options.file,
@@ -563,11 +579,13 @@ function callWriteSite(node: TSESTree.CallExpression | TSESTree.NewExpression, a
   // Writes reported in their own module (a token passed in and not used) are not reported twice.
   const writes = callee.writes.filter((w) => !w.reportedThere);
   if (writes.length === 0) return undefined;
-  const fencedHere = (w: WriteSummary) => w.fenced || w.conditionArgs.some((index) => passesToken(node.arguments[index], tracer));
+  // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
+  const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);
+  const fencedHere = (w: WriteSummary) => (w.fenced ? nonToken(w) === undefined : w.conditionArgs.some((index) => passesToken(node.arguments[index], tracer)));
   const unfenced = writes.find((w) => !fencedHere(w));
   const write = unfenced ?? writes[0];
   const flow = [...(acquire.flow ?? [locationOf(project.file, acquire.node)]), locationOf(project.file, node), ...write.flow];
-  return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow };
+  return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow, nonTokenArgument: unfenced && nonToken(unfenced) };
 }
 
 /** Columns that keep a lease itself: its holder, its expiry, its token, its heartbeat. */

@@ -23,8 +23,11 @@ const MAX_WRITES = 16;
 const MAX_HOPS = 6;
 const CALLBACK_PARAM = /^(?:fn|cb|callback|task|work|worker|handler|body|action|run|f|exec|execute|job|op|operation|critical|criticalSection|func|thunk|doWork|onLocked)$/i;
 const RELEASE_FUNCTION = /release|unlock|free|drop|clear/i;
+const ACQUIRE_FUNCTION = /^(?:acquire|lock|take|obtain|claim|grab|hold|try(?:Acquire|Lock|Take|Claim))/i;
 const NAME_RELEASE_METHOD = /^(?:del|unlink|eval|evalsha|evalSha|fcall|hdel)$/i;
 const ADVISORY_UNLOCK = /\bpg_advisory_unlock(?:_all|_shared)?\s*\(/i;
+/** Ending a lease kept as a row: `DELETE FROM leases WHERE ...`. */
+const LEASE_ROW_DELETE = /^\s*delete\s+from\s+(?:"?\w+"?\.)?"?\w*(?:locks?|leases?|mutex(?:es)?)"?\s/i;
 
 type Target =
   | { kind: 'node'; node: Node }
@@ -432,8 +435,14 @@ class ModuleSummarizer implements ModuleBuilder {
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // A lock still held when the function returns: the caller holds it until a release.
       const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program;
-      if (!site.release && !inCallback && !site.callbackArgument && this.returnsOf(fn).length > 0) {
-        return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session: this.sessionOf(site, fn, analysis, undefined) };
+      if (!site.release && !inCallback && !site.callbackArgument) {
+        // It escapes when the caller gets something back, the lock sits on the caller's own
+        // connection, or the function is named for taking it; a function that only uses the
+        // lock and lets it expire is no acquire for its callers.
+        const session = this.sessionOf(site, fn, analysis, undefined);
+        if (this.returnsOf(fn).length > 0 || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
+          return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session };
+        }
       }
     }
     return this.composedAcquireOf(fn, analysis);
@@ -603,6 +612,18 @@ class ModuleSummarizer implements ModuleBuilder {
       }
       // `redis.del(`lock:${key}`)`, a compare-and-delete script, `pg_advisory_unlock($1)` with the key passed in.
       const head = call.arguments[0] && staticString(call.arguments[0]);
+      // `DELETE FROM leases WHERE resource = $1 AND owner = $2` with a handle's fields: a release of that handle.
+      if (head !== undefined && LEASE_ROW_DELETE.test(head)) {
+        for (const arg of call.arguments.slice(1)) {
+          const values = arg.type === AST_NODE_TYPES.ArrayExpression ? arg.elements : [arg];
+          for (const value of values) {
+            const v = value && value.type !== AST_NODE_TYPES.SpreadElement ? unwrap(value) : undefined;
+            if (v?.type !== AST_NODE_TYPES.MemberExpression) continue;
+            const index = this.directParam(v.object, fn);
+            if (index !== undefined) add({ by: 'handle', arg: index });
+          }
+        }
+      }
       if ((releaseNamed || moduleLocks) && (NAME_RELEASE_METHOD.test(method) || (head !== undefined && ADVISORY_UNLOCK.test(head)))) {
         const sources = new Set<number>();
         for (const arg of call.arguments) for (const i of this.paramSources(arg, fn)) sources.add(i);
@@ -625,8 +646,10 @@ class ModuleSummarizer implements ModuleBuilder {
       const statement = reading.verdicts.find((v) => !v.tokenCompared)?.statement ?? reading.verdicts[0]?.statement;
       if (statement) return `\`${statement.kind.toUpperCase()}${statement.table ? ` ${statement.table}` : ''}\``;
     }
+    if (reading.sink === 'knex') return `\`${reading.write.kind.toUpperCase()}${reading.write.table ? ` ${reading.write.table}` : ''}\``;
+    // `prisma.account.update`, `multi.mset`: the callee, without the calls on the way.
     const callee = reading.node.type === AST_NODE_TYPES.TaggedTemplateExpression ? reading.node.tag : reading.node.callee;
-    const text = this.sourceCode.getText(callee).replace(/\s+/g, '');
+    const text = this.sourceCode.getText(callee).replace(/\s+/g, '').replace(/\((?:[^()]|\([^()]*\))*\)/g, '()');
     return `\`${text.length > 40 ? `…${text.slice(-39)}` : text}\``;
   }
 
@@ -642,13 +665,23 @@ class ModuleSummarizer implements ModuleBuilder {
       if (writes.length >= MAX_WRITES) break;
       const reading = analysis.readWrite(node);
       if (reading) {
-        if (reading.fenced) continue;
         const conditionArgs: number[] = [];
         for (let i = 0; i < fn.params.length; i++) {
-          const asToken = analysis.readWrite(node, (v) => this.paramSources(v, fn).has(i) || analysis.tracer.isToken(v));
-          if (asToken?.fenced) conditionArgs.push(i);
+          const fromParam = (v: Node) => this.paramSources(v, fn).has(i);
+          if (reading.fenced) {
+            // Fenced as written: the arguments whose value must be a token for it to stay fenced.
+            const withoutToken = analysis.readWrite(node, { isNonTokenValue: (v) => fromParam(v) || analysis.tracer.isNonToken(v), isTokenValue: (v) => !fromParam(v) && analysis.tracer.isToken(v) });
+            if (withoutToken && !withoutToken.fenced) conditionArgs.push(i);
+          } else {
+            // Not fenced as written: the arguments that would fence it, were the caller's value a token.
+            const asToken = analysis.readWrite(node, { isTokenValue: (v) => fromParam(v) || analysis.tracer.isToken(v) });
+            if (asToken?.fenced) conditionArgs.push(i);
+          }
         }
-        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: false, conditionArgs, reportedThere: analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced), flow: [locationOf(this.file, reading.node)] });
+        if (reading.fenced && conditionArgs.length === 0) continue;
+        // A write of a function handed a token or lease is judged (and reported) in this module.
+        const reportedThere = analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced);
+        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)] });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;
@@ -658,9 +691,16 @@ class ModuleSummarizer implements ModuleBuilder {
       if (!inner) continue;
       if (inner.partial) partial = true;
       for (const write of inner.writes) {
-        if (write.fenced || write.conditionArgs.some((j) => passesToken(node.arguments[j]))) continue;
+        if (!write.fenced && write.conditionArgs.some((j) => passesToken(node.arguments[j]))) continue;
+        // A clock, random or constant value passed where the write expects its token: no fence.
+        if (write.fenced && write.conditionArgs.some((j) => { const arg = node.arguments[j]; return !!arg && arg.type !== AST_NODE_TYPES.SpreadElement && analysis.tracer.isNonToken(arg); })) {
+          writes.push({ ...write, fenced: false, conditionArgs: [], flow: [locationOf(this.file, node), ...write.flow] });
+          continue;
+        }
         const conditionArgs = new Set<number>();
         for (const j of write.conditionArgs) for (const i of this.paramSources(node.arguments[j], fn)) conditionArgs.add(i);
+        // Fenced inside, on a value this function computes itself: fenced for its callers too.
+        if (write.fenced && conditionArgs.size === 0) continue;
         writes.push({ ...write, conditionArgs: [...conditionArgs], flow: [locationOf(this.file, node), ...write.flow] });
         if (writes.length >= MAX_WRITES) break;
       }

@@ -14,6 +14,7 @@ export type MessageIds =
   | 'receivedTokenUnused'
   | 'receivedLeaseUnfenced'
   | 'callWritesUnfenced'
+  | 'callPassesNonToken'
   | 'addFenceCondition';
 
 export default createRule<Options, MessageIds>({
@@ -31,6 +32,7 @@ export default createRule<Options, MessageIds>({
       receivedTokenUnused: '{{write}} in {{fn}} does not compare the fence token {{token}} it is given{{at}}.',
       receivedLeaseUnfenced: '{{write}} in {{fn}} gets the lease {{lease}}{{at}} but compares no fence token.',
       callWritesUnfenced: 'This call\'s {{write}} ({{where}}) under {{acquire}} compares no fence token.',
+      callPassesNonToken: 'This call\'s {{write}} ({{where}}) under {{acquire}} is fenced on {{value}}, which is no fence token.',
       addFenceCondition: 'Compare and store {{column}} with {{token}} in this write.',
     },
     schema: [
@@ -67,12 +69,13 @@ export default createRule<Options, MessageIds>({
             if (!acquire) continue;
             context.report({
               loc: callHeadLoc(write.node),
-              messageId: 'callWritesUnfenced',
+              messageId: write.nonTokenArgument ? 'callPassesNonToken' : 'callWritesUnfenced',
               data: {
                 // The file and line are enough here; the code flow (SARIF, related information) has the path.
                 write: codeSpan(write.write.label.replace(/^`|`$/g, ''), 24),
                 where: `${basename(write.write.at.file)}:${write.write.at.line}`,
                 acquire: acquirePlace(acquire, reportedLine),
+                value: write.nonTokenArgument ? codeSpan(sourceCode.getText(write.nonTokenArgument), 24) : '',
               },
             });
             continue;

@@ -63,9 +63,13 @@ export interface WriteSummary {
   /** How messages name the write, as Markdown: `` `UPDATE accounts` ``, `` `prisma.account.update` ``. */
   label: string;
   at: SourceLocation;
-  /** The write compares and stores a fence token whatever the caller passes. */
+  /** The write compares and stores a fence token as written (on the arguments in `conditionArgs`, if any). */
   fenced: boolean;
-  /** Arguments that reach the write's condition as its token: fenced when the caller passes a token there. */
+  /**
+   * Arguments that reach the write's condition as its token. Not fenced as written: fenced when
+   * the caller passes a token there. Fenced: unfenced when the caller passes a clock, random or
+   * constant value there.
+   */
   conditionArgs: number[];
   /** The write is reported in its own module already (a token or lease passed in and not used). */
   reportedThere: boolean;

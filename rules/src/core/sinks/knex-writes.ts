@@ -44,10 +44,12 @@ export function readKnexWrite(call: TSESTree.CallExpression, receivers: Receiver
   while (current && current.type === AST_NODE_TYPES.CallExpression) {
     links.push(current);
     const callee = unwrap(current.callee);
-    if (callee.type === AST_NODE_TYPES.Identifier || (callee.type === AST_NODE_TYPES.MemberExpression && ROOT_METHODS.has(calleeName(current) ?? '') && !(unwrap(callee.object).type === AST_NODE_TYPES.CallExpression))) {
+    // `this.db('t')`: a knex instance kept in a field (or any member) is called like `knex('t')`.
+    const calledMember = callee.type === AST_NODE_TYPES.MemberExpression && receivers.kindOf(callee)?.type === 'knex';
+    if (callee.type === AST_NODE_TYPES.Identifier || calledMember || (callee.type === AST_NODE_TYPES.MemberExpression && ROOT_METHODS.has(calleeName(current) ?? '') && !(unwrap(callee.object).type === AST_NODE_TYPES.CallExpression))) {
       // Root: `knex('t')` or `knex.table('t')`.
       table = current.arguments[0] ? staticString(current.arguments[0]) : undefined;
-      const rootReceiver = callee.type === AST_NODE_TYPES.Identifier ? callee : unwrap(callee.object);
+      const rootReceiver = callee.type === AST_NODE_TYPES.Identifier || calledMember ? callee : unwrap(callee.object);
       const kind = receivers.kindOf(rootReceiver);
       const key = receiverKey(rootReceiver) ?? '';
       // Resolved receivers decide; a name is the last resort for one that resolves to nothing.
