@@ -3,7 +3,7 @@
  * acquires, their critical sections (following same-file calls), the writes reached inside
  * them, and whether each write carries a fence condition.
  */
-import { dirname, isAbsolute } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { contains, enclosingFunction, isFunctionNode, memberName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
@@ -315,7 +315,6 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     summaryOf: projectSummary,
     functionNamed: (name: string) => functions.named(name),
     locationOf: (n: Node) => locationOf(fileName, n),
-    labelBase: options.file ? dirname(options.file) : undefined,
   };
   let acquires = findAcquires(acquireInput);
   let summaryOf = projectSummary;

@@ -2,6 +2,7 @@
  * Finds where a lock is taken and how far its critical section reaches: from the acquire to
  * the release of the same handle, or the body of the callback that runs under the lock.
  */
+import { basename } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import {
@@ -34,7 +35,7 @@ import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
 import { advisoryLockIn, connectionOf, endsTransaction, sqlTextOf, type AdvisoryLock } from './advisory-scope.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 import { readSetNx, setNxPurpose } from './redis-locks.js';
-import { formatLocation, type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
+import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, shorten } from '../message-text.js';
 
 export interface AcquireSite {
@@ -207,8 +208,6 @@ export interface AcquireFinderInput {
   functionNamed?: (name: string) => FunctionNode | undefined;
   /** Where a node of this file is, in the shape summaries use. */
   locationOf?: (node: Node) => SourceLocation;
-  /** The directory file names in labels are relative to (the linted file's). */
-  labelBase?: string;
   /** The file, to tell a SET NX lease from a once-only marker by its key and value. */
   sourceCode?: SourceCode;
 }
@@ -445,7 +444,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const callee = shorten(input.sourceText(call.callee), 24);
     const origin = candidate.summary;
     const label = origin
-      ? `\`${callee}\` (${formatLocation(origin.at, input.labelBase)})`
+      ? `\`${callee}\` (${basename(origin.at.file)}:${origin.at.line})`
       : candidate.advisory
         ? `\`${candidate.advisory.fn}\``
         : candidate.library === 'sql-lease-table'

@@ -1,4 +1,3 @@
-import { basename, relative, sep } from 'node:path';
 
 import type { ReceiverKind } from './receivers.js';
 
@@ -125,10 +124,4 @@ export interface ModuleSummary {
 /** Whether a function summary says anything a caller must act on. */
 export function summaryMatters(summary: FunctionSummary): boolean {
   return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.checksLease === true;
-}
-
-/** `../utils/lock.ts:14`: relative to the directory `from` (the linted file's), forward slashes. */
-export function formatLocation(at: SourceLocation, from: string | undefined): string {
-  const file = from ? relative(from, at.file) || basename(at.file) : at.file;
-  return `${file.split(sep).join('/')}:${at.line}`;
 }

@@ -87,7 +87,7 @@ export async function settle(id: string, name: string) {
     current = project(files);
     const messages = (await current.lint('src/job.ts')).get('src/job.ts');
     expect(findings(messages)).toEqual(['6 fencelint/require-fence-condition']);
-    expect(messages![0].message).toContain('`withLock` (chain/m0.ts:4)');
+    expect(messages![0].message).toContain('`withLock` (m0.ts:4)');
   });
 
   it('an imported module that does not parse, and one that is binary', async () => {

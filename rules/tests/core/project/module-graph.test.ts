@@ -83,7 +83,7 @@ export async function settle(id: string) {
     const result = await current.lint('src/jobs/settle.ts');
     const messages = result.get('src/jobs/settle.ts');
     expect(findings(messages)).toEqual(['7 fencelint/require-fence-condition']);
-    expect(messages![0].message).toContain('`withLock` (../utils/lock.ts:6)');
+    expect(messages![0].message).toContain('`withLock` (lock.ts:6)');
   });
 
   it('an acquire and a release by name, both from another module, bound the section', async () => {
