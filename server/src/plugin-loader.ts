@@ -7,6 +7,21 @@ export type GetFileAnalysis = (context: Rule.RuleContext) => unknown;
 /** `findCheckThenWrites(analysis, sourceCode)` of the core: writes guarded by a separate check. */
 export type FindCheckThenWrites = (analysis: unknown, sourceCode: unknown) => unknown;
 
+/**
+ * The core's module graph (`projectGraph`): summaries of the project modules a lint reached,
+ * which the server keeps in step with open documents and files on disk.
+ */
+export interface ProjectGraph {
+  /** The project files whose summaries the last analysis of `file` used. */
+  dependenciesOf(file: string): string[];
+  /** Forgets a file changed, created or deleted on disk. */
+  invalidate(file: string): void;
+  /** The unsaved text of an open document (undefined: read the disk again). */
+  setFileText(file: string, text: string | undefined): void;
+  /** Forgets everything (a tsconfig or package.json changed). */
+  clear(): void;
+}
+
 export interface ExtraPlugin {
   namespace: string;
   plugin: ESLint.Plugin;
@@ -21,6 +36,7 @@ export interface LoadedPlugins {
   docsUrls: Map<string, string>;
   getFileAnalysis: GetFileAnalysis | undefined;
   findCheckThenWrites: FindCheckThenWrites | undefined;
+  projectGraph: ProjectGraph | undefined;
   extra: ExtraPlugin[];
 }
 
@@ -65,11 +81,16 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
 
   let getFileAnalysis: GetFileAnalysis | undefined;
   let findCheckThenWrites: FindCheckThenWrites | undefined;
+  let projectGraph: ProjectGraph | undefined;
   try {
     // @ts-ignore -- as above.
     const core = (await import('eslint-plugin-fencelint/core')) as Record<string, unknown>;
     if (typeof core.getFileAnalysis === 'function') getFileAnalysis = core.getFileAnalysis as GetFileAnalysis;
     if (typeof core.findCheckThenWrites === 'function') findCheckThenWrites = core.findCheckThenWrites as FindCheckThenWrites;
+    const graph = core.projectGraph as Partial<ProjectGraph> | undefined;
+    if (typeof graph?.dependenciesOf === 'function' && typeof graph.invalidate === 'function' && typeof graph.setFileText === 'function' && typeof graph.clear === 'function') {
+      projectGraph = graph as ProjectGraph;
+    }
   } catch {
     // The core is optional for the server: without it, diagnostics carry no related locations.
   }
@@ -86,5 +107,5 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
     extra.push({ namespace, plugin, source });
   }
 
-  return { fencelint, recommendedRules, docsUrls, getFileAnalysis, findCheckThenWrites, extra };
+  return { fencelint, recommendedRules, docsUrls, getFileAnalysis, findCheckThenWrites, projectGraph, extra };
 }

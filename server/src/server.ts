@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import {
   CodeActionKind,
   DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
   DocumentDiagnosticReportKind,
   LSPErrorCodes,
   ResponseError,
@@ -22,9 +23,10 @@ import { AnalysisCollector } from './file-analysis.js';
 import { acquireHover } from './hover.js';
 import { LintEngine } from './lint-engine.js';
 import { LintScheduler } from './lint-scheduler.js';
-import { LintService, type LintResult } from './lint-service.js';
+import { LintService, lintFilename, type LintResult } from './lint-service.js';
 import { loadBundledParser, type ParserChoice } from './parser-choice.js';
 import { loadPlugins, type LoadedPlugins } from './plugin-loader.js';
+import { ProjectSync, WATCHED_GLOBS } from './project-sync.js';
 import { ServerLog } from './server-log.js';
 import { SettingsStore } from './settings-store.js';
 import { WorkspaceConfigLoader } from './workspace-config.js';
@@ -66,6 +68,8 @@ export function startServer(connection: Connection): void {
   let scheduler: LintScheduler | undefined;
   let pullDiagnostics = false;
   let canRefreshPull = false;
+  let canWatchFiles = false;
+  let sync: ProjectSync | undefined;
   let workspaceFolders: string[] = [];
 
   const ready = (async () => {
@@ -82,6 +86,7 @@ export function startServer(connection: Connection): void {
     const options = (params.initializationOptions ?? {}) as InitializationOptions;
     pullDiagnostics = !!capabilities.textDocument?.diagnostic;
     canRefreshPull = !!capabilities.workspace?.diagnostics?.refreshSupport;
+    canWatchFiles = !!capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration;
     const clientPullsConfiguration = !!capabilities.workspace?.configuration;
     workspaceFolders = (params.workspaceFolders ?? [])
       .map((f) => f.uri)
@@ -101,7 +106,21 @@ export function startServer(connection: Connection): void {
         bundledParser,
       }, collector);
     };
-    const serviceReady = initService().then((s) => (service = s));
+    const serviceReady = initService().then((s) => {
+      service = s;
+      // Findings that rest on other modules' summaries follow those modules' edits and saves.
+      if (s && plugins?.projectGraph) {
+        sync = new ProjectSync(plugins.projectGraph, {
+          documents: () => documents.all(),
+          filenameOf: (document) => lintFilename(document),
+          forget: (uri) => s.forget(uri),
+          refresh: (uris) => refreshDocuments(uris),
+          lintsOnType: async (uri) => (await s.settingsFor(uri)).run === 'onType',
+        });
+        for (const document of documents.all()) sync.opened(document);
+      }
+      return s;
+    });
     scheduler = new LintScheduler(documents, async (uri) => {
       await serviceReady;
       if (!service) return { uri, version: documents.get(uri)?.version ?? 0, diagnostics: [] };
@@ -114,7 +133,8 @@ export function startServer(connection: Connection): void {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        diagnosticProvider: pullDiagnostics ? { identifier: 'fencelint', interFileDependencies: false, workspaceDiagnostics: false } : undefined,
+        // A file's findings can rest on the summaries of the modules it imports.
+        diagnosticProvider: pullDiagnostics ? { identifier: 'fencelint', interFileDependencies: true, workspaceDiagnostics: false } : undefined,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
         executeCommandProvider: { commands: [SHOW_DOCUMENTATION_COMMAND] },
         hoverProvider: true,
@@ -130,6 +150,14 @@ export function startServer(connection: Connection): void {
     void connection.client.register(DidChangeConfigurationNotification.type, { section: 'fencelint' }).catch(() => {
       // Clients without dynamic registration still send didChangeConfiguration unasked.
     });
+    if (canWatchFiles) {
+      // Modules and the files that steer import resolution, changed outside the editor (git checkout, codegen).
+      void connection.client
+        .register(DidChangeWatchedFilesNotification.type, { watchers: WATCHED_GLOBS.map((globPattern) => ({ globPattern })) })
+        .catch(() => {
+          // Without watchers, only edits and saves in the editor refresh dependents.
+        });
+    }
     log.info(`${SERVER_NAME} ${SERVER_VERSION}: diagnostics by ${pullDiagnostics ? 'pull' : 'push'}.`);
   });
 
@@ -147,23 +175,37 @@ export function startServer(connection: Connection): void {
     for (const document of documents.all()) scheduler?.schedule(document.uri);
   };
 
+  /** Shows fresh findings for these documents: a refresh request to pull clients (it covers all), a new push otherwise. */
+  function refreshDocuments(uris: string[]): void {
+    if (pullDiagnostics) {
+      if (canRefreshPull) void connection.languages.diagnostics.refresh();
+      return;
+    }
+    for (const uri of uris) scheduler?.schedule(uri);
+  }
+
   connection.onDidChangeConfiguration((change) => {
     settingsStoreRef?.invalidate(settingsFromPush(change.settings));
     service?.invalidate();
     relintAll();
   });
 
-  // eslint.config.* changed on disk: the workspace's fencelint options may differ now.
-  connection.onDidChangeWatchedFiles(() => {
+  connection.onDidChangeWatchedFiles((params) => {
+    // Modules and tsconfig/package.json files: the project sync refreshes what depends on them.
+    const { otherChanged } = sync ? sync.filesChanged(params.changes) : { otherChanged: true };
+    if (!otherChanged) return;
+    // eslint.config.* changed on disk: the workspace's fencelint options may differ now.
     service?.invalidate();
     relintAll();
   });
 
   documents.onDidOpen((event) => {
+    sync?.opened(event.document);
     if (!pullDiagnostics) scheduler?.schedule(event.document.uri);
   });
 
   documents.onDidChangeContent(async (event) => {
+    sync?.changed(event.document);
     if (pullDiagnostics) return;
     const s = await serviceUntilReady;
     const settings = await s?.settingsFor(event.document.uri);
@@ -176,6 +218,7 @@ export function startServer(connection: Connection): void {
   documents.onDidSave(async (event) => {
     const uri = event.document.uri;
     savedVersions.set(uri, event.document.version);
+    sync?.saved(event.document);
     const s = await serviceUntilReady;
     const settings = await s?.settingsFor(uri);
     if (settings?.run !== 'onSave') return;
@@ -188,6 +231,7 @@ export function startServer(connection: Connection): void {
   });
 
   documents.onDidClose((event) => {
+    sync?.closed(event.document);
     service?.forget(event.document.uri);
     savedVersions.delete(event.document.uri);
     settingsStoreRef?.forget(event.document.uri);

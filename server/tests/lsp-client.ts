@@ -49,6 +49,8 @@ export class TestClient {
   readonly shownDocuments: string[] = [];
   settings: Record<string, unknown>;
   refreshes = 0;
+  /** `client/registerCapability` registrations the server asked for. */
+  readonly registrations: Array<{ method: string; registerOptions?: unknown }> = [];
   private readonly pushed = new Map<string, PublishDiagnosticsParams[]>();
   private readonly waiters: (() => void)[] = [];
   private readonly versions = new Map<string, number>();
@@ -57,7 +59,10 @@ export class TestClient {
     this.connection = connection;
     this.settings = options.settings ?? {};
     connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section === 'fencelint' ? this.settings : null)));
-    connection.onRequest(RegistrationRequest.type, () => undefined);
+    connection.onRequest(RegistrationRequest.type, (params) => {
+      this.registrations.push(...params.registrations);
+      this.notify();
+    });
     connection.onRequest(DiagnosticRefreshRequest.type, () => {
       this.refreshes++;
       this.notify();
@@ -105,7 +110,12 @@ export class TestClient {
     child.stderr?.on('data', () => {});
     const client = new TestClient(child, connection, options);
     const capabilities: ClientCapabilities = {
-      workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true }, diagnostics: { refreshSupport: options.pull } },
+      workspace: {
+        configuration: true,
+        didChangeConfiguration: { dynamicRegistration: true },
+        didChangeWatchedFiles: { dynamicRegistration: true },
+        diagnostics: { refreshSupport: options.pull },
+      },
       textDocument: {
         synchronization: { didSave: true, dynamicRegistration: false },
         publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, dataSupport: true, versionSupport: true },
@@ -190,6 +200,20 @@ export class TestClient {
     this.versions.set(uri, version);
     await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: changes });
     return version;
+  }
+
+  async save(uri: string): Promise<void> {
+    await this.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
+  }
+
+  async close(uri: string): Promise<void> {
+    this.versions.delete(uri);
+    await this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
+  }
+
+  /** `workspace/didChangeWatchedFiles` (type 1 created, 2 changed, 3 deleted). */
+  async filesChanged(changes: Array<{ uri: string; type: 1 | 2 | 3 }>): Promise<void> {
+    await this.connection.sendNotification('workspace/didChangeWatchedFiles', { changes });
   }
 
   async changeSettings(settings: Record<string, unknown>): Promise<void> {

@@ -16,3 +16,5 @@ export { findCheckThenWrites } from './verdicts/check-then-write.js';
 export type { CheckThenWrite } from './verdicts/check-then-write.js';
 export { SINK_MODELS, sinkModel, sinkModelsOf, sinkWrite, resultShapeOf } from './models/sinks.js';
 export type { SinkModel, SinkWrite, SinkFamily, ResultShape, Place, WriteKind, ConditionStyle } from './models/sinks.js';
+export { projectGraph } from './modules/module-graph.js';
+export type { ModuleGraph } from './modules/module-graph.js';
