@@ -14,11 +14,13 @@ const RUN = required('E2E_RUN');
 const ARTIFACTS = required('E2E_ARTIFACTS');
 const RESULTS = required('E2E_RESULTS');
 const FIXTURE = resolve(fileURLToPath(import.meta.url), '../../fixture');
+/** A write whose parameters the analysis cannot all name: the runtime check asks for their roles. */
+const ROLES_FIXTURE = resolve(fileURLToPath(import.meta.url), '../../fixture-roles');
 const FILE = 'save-resource.ts';
 const RULE = 'fencelint/require-fence-condition';
 // The preferred quick fix of fencelint/require-fence-condition, and the fixture after it:
 // the condition in the WHERE, the token stored in SET, the token appended to the parameters.
-const QUICK_FIX_TITLE = /Fence this write: compare and store `fence_token` with `fenceToken`/;
+const QUICK_FIX_TITLE = /Compare and store `fence_token` with `fenceToken` in this write/;
 const FIXED_CONDITION = 'AND fence_token < $3';
 const RUNTIME_CHECK_TITLE = 'Confirm with runtime check';
 /** The repository's checker (built by the root `npm run build`), installed into a workspace as npm would link it. */
@@ -32,10 +34,10 @@ function required(name) {
 }
 
 /** Copies the fixture into a fresh folder, so a fix applied by one run never leaks into the next. */
-function freshWorkspace(name) {
+function freshWorkspace(name, fixture = FIXTURE) {
   const dir = join(RUN, 'workspaces', name);
   mkdirSync(dir, { recursive: true });
-  cpSync(FIXTURE, dir, { recursive: true });
+  cpSync(fixture, dir, { recursive: true });
   return dir;
 }
 
@@ -373,6 +375,39 @@ const scenarios = {
     await shot('runtime-check-holds');
     return holds.body.split('\n').find((line) => line.startsWith('stale-write:'))?.trim() ?? 'holds';
   },
+  /**
+   * On a write whose value, extra column and token the analysis cannot tell apart, the runtime
+   * check asks for the role of each such `$n` in a quick pick showing its expression, then runs
+   * with those roles and shows the verdict (here: the token is compared but never stored).
+   */
+  async 'vscode: Confirm with runtime check asks for the roles it cannot name'({ page, shot, workspace }) {
+    mkdirSync(join(workspace, 'node_modules'), { recursive: true });
+    symlinkSync(CHECKER, join(workspace, 'node_modules', 'fencelint-checker'), 'dir');
+    await openFile(page, 'revise-document.ts');
+    await squiggle(page).waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Control+G');
+    await page.locator('.quick-input-widget input').fill(':8');
+    await page.keyboard.press('Enter');
+    await runCommand(page, `Fencelint: ${RUNTIME_CHECK_TITLE}`);
+    const answers = { 1: 'value', 3: 'other', 4: 'token' };
+    const asked = [];
+    for (const [n, role] of Object.entries(answers)) {
+      const title = page.locator('.quick-input-widget .quick-input-title', { hasText: `role of $${n} in` }).first();
+      // PGlite's cold start and the analysis run before the first question.
+      await title.waitFor({ timeout: 180_000 });
+      const placeholder = (await page.locator('.quick-input-widget input').first().getAttribute('placeholder')) ?? '';
+      asked.push(placeholder.split('  in  ')[0]);
+      if (asked.length === 1) await shot('role-question');
+      await page.locator('.quick-input-widget input').fill(role);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: role }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+    }
+    if (asked.join(', ') !== '$1 = body, $3 = editor, $4 = revision') throw new Error(`asked for: ${asked.join(', ')}`);
+    const broken = await until('the verdict in the view', () => frameWithText(page, 'broken: a stale write was reproduced'), 180_000);
+    if (!/\$1=value \$2=key \$3=other \$4=token/.test(broken.body)) throw new Error(`the view does not show the roles given:\n${broken.body.slice(0, 600)}`);
+    await shot('roles-verdict');
+    return asked.join(', ');
+  },
 };
 
 const only = process.argv.slice(2);
@@ -380,7 +415,7 @@ let failed = 0;
 for (const [name, scenario] of Object.entries(scenarios)) {
   if (only.length > 0 && !only.some((word) => name.includes(word))) continue;
   const slug = name.replace(/^vscode: /, '').replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '').slice(0, 40);
-  const workspace = freshWorkspace(slug);
+  const workspace = freshWorkspace(slug, /asks for the roles/.test(name) ? ROLES_FIXTURE : FIXTURE);
   if (/trusted folder/.test(name)) turnRuleOffInFolder(workspace);
   const started = Date.now();
   let step = 0;
