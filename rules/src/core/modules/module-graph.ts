@@ -5,7 +5,7 @@
  * the analysis keeps across files; rules keep none.
  *
  * Work is lazy and bounded: a module is read only when a file that passed the lock-word gate
- * calls into it, and each lint builds at most `MAX_NEW_MODULES` new summaries, `MAX_DEPTH`
+ * calls into it, and each lint uses at most `MAX_MODULES` summaries (built now or cached), `MAX_DEPTH`
  * imports deep, from files of at most `MAX_FILE_BYTES`, within `BUILD_BUDGET_MS`. What falls
  * outside is unknown, and the analysis then reads the call as it would without the graph.
  */
@@ -18,7 +18,7 @@ import { parseProjectFile } from './project-source.js';
 import type { ExportSummary, FunctionSummary, ModuleSummary } from './summaries.js';
 
 export const MAX_DEPTH = 6;
-export const MAX_NEW_MODULES = 96;
+export const MAX_MODULES = 96;
 export const MAX_FILE_BYTES = 512 * 1024;
 export const BUILD_BUDGET_MS = 2000;
 /** Re-export hops followed for one name (`export * from` chains, barrels of barrels). */
@@ -37,11 +37,15 @@ export interface ModuleBuilder {
 /** Builds the summary of one parsed module; `view` resolves and follows that module's own imports. */
 export type Summarizer = (sourceCode: SourceCode, file: string, hash: string, view: ProjectView) => ModuleBuilder;
 
-/** One lint of one file: the budget it may spend on new summaries. */
+/** One lint of one file: the budget it may spend on summaries. */
 interface LintBudget {
   id: number;
   deadline: number;
-  newModules: number;
+  /**
+   * Modules this lint has used, built now or taken from the cache with everything they were
+   * built on: the module bound counts these, so a warm cache gives the same answer as a cold one.
+   */
+  reached: Set<string>;
 }
 
 interface Entry {
@@ -66,7 +70,7 @@ export class ModuleGraph {
 
   /** A view for linting `file` (an absolute path), with a fresh budget. */
   viewFor(file: string, settingsKey: string, summarizer: Summarizer): ProjectView {
-    const budget = { id: nextBudgetId++, deadline: Date.now() + BUILD_BUDGET_MS, newModules: 0 };
+    const budget = { id: nextBudgetId++, deadline: Date.now() + BUILD_BUDGET_MS, reached: new Set<string>() };
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, 0);
     this.used.set(file, view.used);
     return view;
@@ -158,9 +162,9 @@ export class ModuleGraph {
   entry(file: string, settingsKey: string, summarizer: Summarizer, budget: LintBudget, depth: number): Entry | undefined {
     const key = `${settingsKey}\u0000${file}`;
     const cached = this.entries.get(key);
-    if (cached && this.isValid(key, cached, budget, new Set())) return cached;
-    if (depth > MAX_DEPTH || budget.newModules >= MAX_NEW_MODULES || Date.now() > budget.deadline) return undefined;
-    budget.newModules += 1;
+    if (cached && this.isValid(key, cached, budget, new Set())) return this.admit(file, settingsKey, budget) ? cached : undefined;
+    if (depth > MAX_DEPTH || budget.reached.size >= MAX_MODULES || Date.now() > budget.deadline) return undefined;
+    budget.reached.add(file);
     const stamp = this.stampOf(file);
     const base = { stamp: stamp?.stamp ?? '', dependencies: new Map<string, string>(), complete: true, budgetId: budget.id };
     const skipped = (reason: NonNullable<ModuleSummary['skipped']>, hash = ''): Entry => {
@@ -195,6 +199,23 @@ export class ModuleGraph {
       if (dep) entry.dependencies.set(dependency, dep.hash);
     }
     return entry;
+  }
+
+  /** Counts a cached module and the modules it was built on against the lint's bound; false when they do not fit. */
+  private admit(file: string, settingsKey: string, budget: LintBudget): boolean {
+    if (budget.reached.has(file)) return true;
+    const closure = new Set<string>();
+    const queue = [file];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (closure.has(next) || budget.reached.has(next)) continue;
+      closure.add(next);
+      const entry = this.entries.get(`${settingsKey}\u0000${next}`);
+      if (entry) queue.push(...entry.dependencies.keys());
+    }
+    if (budget.reached.size + closure.size > MAX_MODULES) return false;
+    for (const reached of closure) budget.reached.add(reached);
+    return true;
   }
 }
 
