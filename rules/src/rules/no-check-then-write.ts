@@ -38,7 +38,9 @@ export default createRule<[], MessageIds>({
           // The same write under a lock: this is its one finding, so it carries the fence suggestion too.
           const site = analysis.writes.find((w) => w.node === finding.write.node);
           // A check-then-write never compares in the write itself, so the suggestion always adds the condition.
-          const suggestion = site && !site.fenced ? fenceSuggestion(analysis, site, sourceCode) : undefined;
+          // The field the code compared is the one to compare in the write (a version compared for equality is not fenced by `<`).
+          const field = finding.field && !/version|rev/i.test(finding.field) && finding.kind === 'storedToken' ? finding.field : undefined;
+          const suggestion = site && !site.fenced ? fenceSuggestion(analysis, site, sourceCode, undefined, field) : undefined;
           const data = {
             write: site ? describeWrite(site).what : 'This write',
             field: codeSpan(finding.field ?? 'token', 24),

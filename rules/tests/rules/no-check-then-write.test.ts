@@ -777,3 +777,508 @@ export async function save(key: string, value: string) {
     },
   ],
 });
+
+const prismaHeader = `import { PrismaClient } from '@prisma/client';
+import { LeaseAuthority } from './lease-authority';
+const store = new PrismaClient();
+const authority = new LeaseAuthority();
+`;
+
+ruleTester.run('no-check-then-write: Prisma', rule, {
+  valid: [
+    {
+      name: 'the token comparison is in the updateMany filter',
+      code: `${prismaHeader}export async function publish(id: string, html: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await store.document.findUnique({ where: { id } });
+  if (doc && doc.fenceToken >= fenceToken) return;
+  await store.document.updateMany({ where: { id, fenceToken: { lt: fenceToken } }, data: { html, fenceToken } });
+}`,
+    },
+    {
+      name: 'the version is in the update filter (optimistic concurrency done right)',
+      code: `${prismaHeader}export async function rename(id: string, title: string) {
+  const doc = await store.document.findUniqueOrThrow({ where: { id } });
+  if (doc.version !== 3) return;
+  await store.document.update({ where: { id, version: doc.version }, data: { title, version: { increment: 1 } } });
+}`,
+    },
+    {
+      name: 'a serializable interactive transaction makes the read and the write one unit',
+      code: `${prismaHeader}export async function publish(id: string, html: string) {
+  const { fenceToken } = await authority.acquire(id);
+  await store.$transaction(async (q) => {
+    const doc = await q.document.findUnique({ where: { id } });
+    if (doc && doc.fenceToken >= fenceToken) return;
+    await q.document.update({ where: { id }, data: { html, fenceToken } });
+  }, { isolationLevel: 'Serializable' });
+}`,
+    },
+    {
+      name: 'a status compared in code is business logic, not a fence',
+      code: `${prismaHeader}export async function close(id: string) {
+  const order = await store.order.findUnique({ where: { id } });
+  if (order?.status !== 'open') return;
+  await store.order.update({ where: { id }, data: { status: 'closed' } });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'findUnique, compare the stored token, update by id',
+      code: `${prismaHeader}export async function publish(id: string, html: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await store.document.findUnique({ where: { id } });
+  if (doc && doc.fenceToken >= fenceToken) return;
+  await store.document.update({ where: { id }, data: { html, fenceToken } });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 , suggestions: [{ messageId: 'addFenceCondition', output: `${prismaHeader}export async function publish(id: string, html: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await store.document.findUnique({ where: { id } });
+  if (doc && doc.fenceToken >= fenceToken) return;
+  await store.document.update({ where: { id, fenceToken: { lt: fenceToken } }, data: { html, fenceToken } });
+}` }] }],
+    },
+    {
+      name: 'findFirst inside $transaction (read committed): the pause fits between',
+      code: `${prismaHeader}export async function publish(id: string, html: string) {
+  const { fenceToken } = await authority.acquire(id);
+  await store.$transaction(async (q) => {
+    const doc = await q.document.findFirst({ where: { id } });
+    if (!doc || doc.fenceToken < fenceToken) {
+      await q.document.update({ where: { id }, data: { html, fenceToken } });
+    }
+  });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 10 , suggestions: [{ messageId: 'addFenceCondition', output: `${prismaHeader}export async function publish(id: string, html: string) {
+  const { fenceToken } = await authority.acquire(id);
+  await store.$transaction(async (q) => {
+    const doc = await q.document.findFirst({ where: { id } });
+    if (!doc || doc.fenceToken < fenceToken) {
+      await q.document.update({ where: { id, fenceToken: { lt: fenceToken } }, data: { html, fenceToken } });
+    }
+  });
+}` }] }],
+    },
+    {
+      name: 'the stored generation selected, compared, then updateMany by id',
+      code: `${prismaHeader}export async function rebalance(shard: string, plan: string) {
+  const { fenceToken } = await authority.acquire(shard);
+  const current = await store.shard.findUnique({ where: { id: shard }, select: { generation: true } });
+  if ((current?.generation ?? 0) > fenceToken) throw new Error('stale');
+  await store.shard.updateMany({ where: { id: shard }, data: { plan, generation: fenceToken } });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 , suggestions: [{ messageId: 'addFenceCondition', output: `${prismaHeader}export async function rebalance(shard: string, plan: string) {
+  const { fenceToken } = await authority.acquire(shard);
+  const current = await store.shard.findUnique({ where: { id: shard }, select: { generation: true } });
+  if ((current?.generation ?? 0) > fenceToken) throw new Error('stale');
+  await store.shard.updateMany({ where: { id: shard, generation: { lt: fenceToken } }, data: { plan, generation: fenceToken } });
+}` }] }],
+    },
+    {
+      name: 'a lease validity check through the lock model before the Prisma write',
+      code: `import Redlock from 'redlock';
+import { PrismaClient } from '@prisma/client';
+const store = new PrismaClient();
+const redlock = new Redlock([]);
+export async function publish(id: string, html: string) {
+  const lock = await redlock.acquire([id], 5000);
+  try {
+    if (lock.expiration > Date.now()) {
+      await store.document.update({ where: { id }, data: { html } });
+    }
+  } finally { await lock.release(); }
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+  ],
+});
+
+const mongoHeader = `import { MongoClient } from 'mongodb';
+import { LeaseAuthority } from './lease-authority';
+const docs = new MongoClient('mongodb://127.0.0.1').db('app').collection('docs');
+const authority = new LeaseAuthority();
+`;
+
+ruleTester.run('no-check-then-write: MongoDB', rule, {
+  valid: [
+    {
+      name: 'the token comparison is in the updateOne filter',
+      code: `${mongoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await docs.findOne({ _id: id });
+  if (doc && doc.fenceToken >= fenceToken) return;
+  await docs.updateOne({ _id: id, fenceToken: { $lt: fenceToken } }, { $set: { body, fenceToken } });
+}`,
+    },
+    {
+      name: 'findOneAndUpdate compares and writes in one step',
+      code: `${mongoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await docs.findOneAndUpdate({ _id: id, fenceToken: { $lt: fenceToken } }, { $set: { body, fenceToken } });
+  if (!doc) throw new Error('stale');
+}`,
+    },
+    {
+      name: 'a field compared in code that is not a token or version',
+      code: `${mongoHeader}export async function archive(id: string) {
+  const doc = await docs.findOne({ _id: id });
+  if (doc?.state !== 'draft') return;
+  await docs.updateOne({ _id: id }, { $set: { state: 'archived' } });
+}`,
+    },
+    {
+      name: 'a version compared for equality, not bumped: a cache check',
+      code: `${mongoHeader}export async function warm(id: string, version: number) {
+  const doc = await docs.findOne({ _id: id });
+  if (doc?.version === version) return;
+  await docs.updateOne({ _id: id }, { $set: { warmedAt: new Date() } });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'findOne, compare the token, updateOne by _id',
+      code: `${mongoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await docs.findOne({ _id: id });
+  if (doc && doc.fenceToken >= fenceToken) return;
+  await docs.updateOne({ _id: id }, { $set: { body, fenceToken } });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 , suggestions: [{ messageId: 'addFenceCondition', output: `${mongoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await docs.findOne({ _id: id });
+  if (doc && doc.fenceToken >= fenceToken) return;
+  await docs.updateOne({ _id: id, fenceToken: { $lt: fenceToken } }, { $set: { body, fenceToken } });
+}` }] }],
+    },
+    {
+      name: 'findOne, compare the epoch, replaceOne',
+      code: `${mongoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await docs.findOne({ _id: id }, { projection: { epoch: 1 } });
+  if (doc && doc.epoch > fenceToken) throw new Error('stale');
+  await docs.replaceOne({ _id: id }, { _id: id, body, epoch: fenceToken });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 , suggestions: [{ messageId: 'addFenceCondition', output: `${mongoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await docs.findOne({ _id: id }, { projection: { epoch: 1 } });
+  if (doc && doc.epoch > fenceToken) throw new Error('stale');
+  await docs.replaceOne({ _id: id, epoch: { $lt: fenceToken } }, { _id: id, body, epoch: fenceToken });
+}` }] }],
+    },
+    {
+      name: 'Mongoose under redlock: findById, compare the version, updateOne that bumps it',
+      code: `import mongoose from 'mongoose';
+import Redlock from 'redlock';
+const redlock = new Redlock([]);
+const Doc = mongoose.model('Doc', new mongoose.Schema({}));
+export async function save(id: string, body: string, version: number) {
+  await redlock.using([\`doc:\${id}\`], 5000, async () => {
+    const doc = await Doc.findById(id);
+    if (!doc || doc.version !== version) throw new Error('conflict');
+    await Doc.updateOne({ _id: id }, { $set: { body }, $inc: { version: 1 } });
+  });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 }],
+    },
+    {
+      name: 'redis-semaphore isAcquired checked, then the Mongo write',
+      code: `import { Mutex } from 'redis-semaphore';
+import { MongoClient } from 'mongodb';
+const docs = new MongoClient('mongodb://127.0.0.1').db('app').collection('docs');
+export async function save(id: string, body: string, redis: any) {
+  const mutex = new Mutex(redis, 'doc:' + id);
+  await mutex.acquire();
+  try {
+    if (!mutex.isAcquired) return;
+    await docs.updateOne({ _id: id }, { $set: { body } });
+  } finally { await mutex.release(); }
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+  ],
+});
+
+const dynamoHeader = `import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { LeaseAuthority } from './lease-authority';
+const ddb = DynamoDBDocumentClient.from({} as never);
+const authority = new LeaseAuthority();
+`;
+
+ruleTester.run('no-check-then-write: DynamoDB', rule, {
+  valid: [
+    {
+      name: 'the comparison is in the PutCommand ConditionExpression',
+      code: `${dynamoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const { Item } = await ddb.send(new GetCommand({ TableName: 'docs', Key: { id } }));
+  if (Item && Item.fence_token >= fenceToken) return;
+  await ddb.send(new PutCommand({ TableName: 'docs', Item: { id, body, fence_token: fenceToken }, ConditionExpression: 'attribute_not_exists(id) OR fence_token < :t', ExpressionAttributeValues: { ':t': fenceToken } }));
+}`,
+    },
+    {
+      name: 'the comparison is in the UpdateCommand ConditionExpression',
+      code: `${dynamoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const { Item } = await ddb.send(new GetCommand({ TableName: 'docs', Key: { id } }));
+  if (Item && Item.fence_token >= fenceToken) return;
+  await ddb.send(new UpdateCommand({ TableName: 'docs', Key: { id }, UpdateExpression: 'SET body = :b, fence_token = :t', ConditionExpression: 'fence_token < :t', ExpressionAttributeValues: { ':b': body, ':t': fenceToken } }));
+}`,
+    },
+    {
+      name: 'an item attribute that is not a token compared in code',
+      code: `${dynamoHeader}export async function ship(id: string) {
+  const { Item } = await ddb.send(new GetCommand({ TableName: 'orders', Key: { id } }));
+  if (Item?.status !== 'paid') return;
+  await ddb.send(new UpdateCommand({ TableName: 'orders', Key: { id }, UpdateExpression: 'SET #s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': 'shipped' } }));
+}`,
+    },
+    {
+      name: 'the read item is only logged',
+      code: `${dynamoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const { Item } = await ddb.send(new GetCommand({ TableName: 'docs', Key: { id } }));
+  console.log('previous token', Item?.fence_token);
+  await ddb.send(new UpdateCommand({ TableName: 'docs', Key: { id }, UpdateExpression: 'SET body = :b, fence_token = :t', ConditionExpression: 'fence_token < :t', ExpressionAttributeValues: { ':b': body, ':t': fenceToken } }));
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'GetCommand, compare the stored token, PutCommand without a condition',
+      code: `${dynamoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const { Item } = await ddb.send(new GetCommand({ TableName: 'docs', Key: { id } }));
+  if (Item && Item.fence_token >= fenceToken) return;
+  await ddb.send(new PutCommand({ TableName: 'docs', Item: { id, body, fence_token: fenceToken } }));
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 }],
+    },
+    {
+      name: 'GetCommand result bound whole, compare the generation, UpdateCommand without a condition',
+      code: `${dynamoHeader}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const current = await ddb.send(new GetCommand({ TableName: 'docs', Key: { id } }));
+  if ((current.Item?.generation ?? 0) > fenceToken) throw new Error('stale');
+  await ddb.send(new UpdateCommand({ TableName: 'docs', Key: { id }, UpdateExpression: 'SET body = :b, generation = :g', ExpressionAttributeValues: { ':b': body, ':g': fenceToken } }));
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 }],
+    },
+    {
+      name: 'DocumentClient v2: get, compare, put',
+      code: `import { DynamoDB } from 'aws-sdk';
+import { LeaseAuthority } from './lease-authority';
+const docClient = new DynamoDB.DocumentClient();
+const authority = new LeaseAuthority();
+export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const { Item } = await docClient.get({ TableName: 'docs', Key: { id } }).promise();
+  if (Item && Item.fence_token >= fenceToken) return;
+  await docClient.put({ TableName: 'docs', Item: { id, body, fence_token: fenceToken } }).promise();
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 }],
+    },
+    {
+      name: 'the DynamoDB lock client: isExpired checked, then an unconditional write',
+      code: `import DynamoDBLockClient from 'dynamodb-lock-client';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+const ddb = DynamoDBDocumentClient.from({} as never);
+const locks = new DynamoDBLockClient.FailOpen({ dynamodb: ddb, lockTable: 'locks', partitionKey: 'id' });
+export async function save(id: string, body: string) {
+  const lock = await locks.acquireLock(id);
+  try {
+    if (lock.isExpired()) return;
+    await ddb.send(new PutCommand({ TableName: 'docs', Item: { id, body } }));
+  } finally { await lock.release(); }
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+  ],
+});
+
+const redisHeader = `import Redis from 'ioredis';
+import { LeaseAuthority } from './lease-authority';
+const redis = new Redis();
+const authority = new LeaseAuthority();
+`;
+
+ruleTester.run('no-check-then-write: Redis', rule, {
+  valid: [
+    {
+      name: 'a script compares and sets in one step',
+      code: `${redisHeader}const FENCED = "if tonumber(redis.call('GET', KEYS[2]) or '0') < tonumber(ARGV[2]) then redis.call('SET', KEYS[1], ARGV[1]) redis.call('SET', KEYS[2], ARGV[2]) return 1 end return 0";
+export async function save(key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  const applied = await redis.eval(FENCED, 2, key, key + ':fence', value, fenceToken);
+  if (!applied) throw new Error('stale');
+}`,
+    },
+    {
+      name: 'WATCH, GET, compare, MULTI/EXEC: the transaction fails if the key changed',
+      code: `${redisHeader}export async function save(key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  await redis.watch(\`fence:\${key}\`);
+  const stored = Number(await redis.get(\`fence:\${key}\`));
+  if (stored >= fenceToken) { await redis.unwatch(); return; }
+  await redis.multi().set(\`fence:\${key}\`, fenceToken).set(key, value).exec();
+}`,
+    },
+    {
+      name: 'a cache value compared with GET, then SET: no token key',
+      code: `${redisHeader}export async function warm(key: string, html: string) {
+  const cached = await redis.get(\`page:\${key}\`);
+  if (cached === html) return;
+  await redis.set(\`page:\${key}\`, html);
+}`,
+    },
+    {
+      name: 'a Map get/set is not Redis',
+      code: `const versions = new Map<string, number>();
+export function remember(key: string, version: number) {
+  const stored = versions.get(key) ?? 0;
+  if (stored >= version) return;
+  versions.set(key, version);
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'GET the stored token, compare, SET the value',
+      code: `${redisHeader}export async function save(key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  const stored = Number(await redis.get(\`fence:\${key}\`));
+  if (stored >= fenceToken) return;
+  await redis.set(key, value);
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 }],
+    },
+    {
+      name: 'node-redis: GET the generation, compare, hSet',
+      code: `import { createClient } from 'redis';
+import { LeaseAuthority } from './lease-authority';
+const client = createClient();
+const authority = new LeaseAuthority();
+export async function save(key: string, value: string) {
+  const { fenceToken } = await authority.acquire(key);
+  const generation = Number(await client.get(\`\${key}:generation\`));
+  if (fenceToken <= generation) throw new Error('stale');
+  await client.hSet(key, { value });
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 9 }],
+    },
+    {
+      name: 'SET NX lock: GET the lock key, compare with my id, then write',
+      code: `${redisHeader}export async function save(key: string, value: string, me: string) {
+  if ((await redis.set(\`lock:\${key}\`, me, 'PX', 5000, 'NX')) !== 'OK') return;
+  try {
+    if ((await redis.get(\`lock:\${key}\`)) !== me) return;
+    await redis.set(key, value);
+  } finally { await redis.del(\`lock:\${key}\`); }
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+    {
+      name: 'pttl of the lock key checked before the write',
+      code: `${redisHeader}export async function save(key: string, value: string, me: string) {
+  const lockKey = \`lock:\${key}\`;
+  if ((await redis.set(lockKey, me, 'PX', 5000, 'NX')) !== 'OK') return;
+  const left = await redis.pttl(lockKey);
+  if (left < 1000) return;
+  await redis.set(key, value);
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 10 }],
+    },
+  ],
+});
+
+ruleTester.run('no-check-then-write: lease validity through any lock model', rule, {
+  valid: [
+    {
+      name: 'an isValid check followed by a fenced write',
+      code: `${authorityPg}export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  if (!(await authority.isValid(lease))) return;
+  await pool.query('UPDATE t SET v = $1, fence_token = $2 WHERE k = $3 AND fence_token < $2', [value, lease.fenceToken, key]);
+}`,
+    },
+    {
+      name: 'isValid on an unrelated object in a file that takes no lock',
+      code: `${pg}export async function save(form: { isValid(): boolean }, id: string, v: string) {
+  if (!form.isValid()) return;
+  await pool.query('UPDATE t SET v = $1 WHERE id = $2', [v, id]);
+}`,
+    },
+    {
+      name: 'the validity check only guards a log line',
+      code: `${authorityPg}export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  if (!(await authority.isValid(lease))) console.warn('lease looks expired; the fenced write decides');
+  await pool.query('UPDATE t SET v = $1, fence_token = $2 WHERE k = $3 AND fence_token < $2', [value, lease.fenceToken, key]);
+}`,
+    },
+    {
+      name: 'etcd3: the lock is held by do(); no separate check',
+      code: `import { Etcd3 } from 'etcd3';
+import { Pool } from 'pg';
+const pool = new Pool();
+const etcd = new Etcd3();
+export async function save(key: string, value: string, fenceToken: number) {
+  await etcd.lock(key).do(async () => {
+    await pool.query('UPDATE t SET v = $1, fence_token = $2 WHERE k = $3 AND fence_token < $2', [value, fenceToken, key]);
+  });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'authority.isValid(lease) before an unfenced write',
+      code: `${authorityPg}export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  if (!(await authority.isValid(lease))) return;
+  await pool.query('UPDATE t SET v = $1 WHERE k = $2', [value, key]);
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 8 }],
+    },
+    {
+      name: 'a helper isLeaseValid(lease) guards the write',
+      code: `${authorityPg}declare function isLeaseValid(lease: unknown): Promise<boolean>;
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  if (await isLeaseValid(lease)) {
+    await pool.query('UPDATE t SET v = $1 WHERE k = $2', [value, key]);
+  }
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 9 }],
+    },
+    {
+      name: 'etcd3 lock object: isHeld() is a check, then the write',
+      code: `import { Etcd3 } from 'etcd3';
+import { Pool } from 'pg';
+const pool = new Pool();
+const etcd = new Etcd3();
+export async function save(key: string, value: string) {
+  const lock = etcd.lock(key);
+  await lock.acquire();
+  try {
+    if (!(await lock.isHeld())) return;
+    await pool.query('UPDATE t SET v = $1 WHERE k = $2', [value, key]);
+  } finally { await lock.release(); }
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 10 }],
+    },
+    {
+      name: 'lease.expiresAt compared with the clock before a knex write',
+      code: `import Knex from 'knex';
+import { LeaseAuthority } from './lease-authority';
+const db = Knex({});
+const authority = new LeaseAuthority();
+export async function save(key: string, value: string) {
+  const lease = await authority.acquire(key);
+  if (lease.expiresAt <= Date.now()) throw new Error('lease lost');
+  await db('t').where({ k: key }).update({ v: value });
+}`,
+      errors: [{ messageId: 'leaseValidityCheck', line: 8 }],
+    },
+  ],
+});

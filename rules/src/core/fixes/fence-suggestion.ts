@@ -49,10 +49,11 @@ export function fenceColumn(write: Reported, column: string): string {
 }
 
 /** The suggestion for a write under a lock, or in a function handed a token by its caller. */
-export function fenceSuggestion(analysis: FileAnalysis, write: Reported, sourceCode: SourceCode, optionColumn?: string): FenceSuggestion | undefined {
+export function fenceSuggestion(analysis: FileAnalysis, write: Reported, sourceCode: SourceCode, optionColumn?: string, knownColumn?: string): FenceSuggestion | undefined {
   const token = 'received' in write ? write.received.token : analysis.tracer.tokenInScope(write.node, write.acquire);
   if (token === undefined) return undefined;
-  const column = inferTokenColumn([...analysis.writes, ...analysis.receivedWrites]) ?? optionColumn ?? analysis.tokenColumn;
+  // `knownColumn`: the field the code itself compared (a separate check's), ahead of the file's other writes.
+  const column = knownColumn ?? inferTokenColumn([...analysis.writes, ...analysis.receivedWrites]) ?? optionColumn ?? analysis.tokenColumn;
   const fix =
     write.sink === 'sql'
       ? sqlFenceFix(write, token, column, sourceCode)

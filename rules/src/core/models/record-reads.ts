@@ -13,6 +13,15 @@ export const KEY_VALUE_READ_METHOD = /^(?:get|GET|hget|HGET|hGet)$/;
 /** DynamoDB commands that read one item: `client.send(new GetCommand({ ... }))`. */
 export const DYNAMO_READ_COMMAND = /^(?:GetCommand|GetItemCommand)$/;
 
+/** DynamoDB v2 DocumentClient / DynamoDB reads of one item: `docClient.get({ TableName, Key }).promise()`. */
+export const DYNAMO_V2_READ_METHOD = /^(?:get|getItem)$/;
+
+/**
+ * Redis `WATCH`: a later `MULTI ... EXEC` fails when a watched key changed, so a GET-compare
+ * followed by a transaction is one optimistic step, not a gap.
+ */
+export const REDIS_WATCH_METHOD = /^(?:watch|WATCH)$/;
+
 /** Redis commands that overwrite a value (the write half of a GET-compare-SET). */
 export const KEY_VALUE_WRITE_METHOD = /^(?:set|SET|hset|HSET|hSet|hmset|mset|setex|psetex|getset|getSet)$/;
 

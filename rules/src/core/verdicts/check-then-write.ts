@@ -11,7 +11,7 @@
  * comparison itself (a conditional UPDATE, a filter on the token) is not a finding, nor is a
  * `SELECT ... FOR UPDATE` and the UPDATE on the same client, nor a SERIALIZABLE transaction.
  */
-import type { TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { enclosingFunction, type Node } from '../ast.js';
 import type { FileAnalysis } from '../file-analysis.js';
@@ -131,10 +131,14 @@ function relevant(check: Check, write: GuardedWrite): boolean {
 /** Tables that hold the current token or lease rather than the resource: `fence_authority`, `leases`. */
 const TOKEN_REGISTRY = /fenc|authorit|lease|lock|token/i;
 
-/** A SERIALIZABLE transaction in the same function makes the check and the write one unit. */
+/**
+ * A SERIALIZABLE transaction in the same function makes the check and the write one unit; so
+ * does a transaction callback whose call asks for it (`$transaction(async (tx) => ..., { isolationLevel: 'Serializable' })`).
+ */
 function serializable(node: Node, sourceCode: SourceCode): boolean {
   const fn = enclosingFunction(node);
-  const text = fn ? sourceCode.getText(fn) : '';
+  const host = fn?.parent?.type === AST_NODE_TYPES.CallExpression && fn.parent.arguments.includes(fn as TSESTree.CallExpressionArgument) ? fn.parent : fn;
+  const text = host ? sourceCode.getText(host) : '';
   return /\bSERIALIZABLE\b|isolationLevel:\s*['"]?(?:Serializable|SERIALIZABLE)|IsolationLevel\.Serializable/.test(text);
 }
 

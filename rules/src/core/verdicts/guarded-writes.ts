@@ -9,7 +9,7 @@ import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, contains, enclosingFunction, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import type { FileAnalysis } from '../file-analysis.js';
 import { judgeKnexWrite, readKnexWrite } from '../sinks/knex-writes.js';
-import { KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, RECORD_SAVE_METHOD } from '../models/record-reads.js';
+import { KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, RECORD_SAVE_METHOD, REDIS_WATCH_METHOD } from '../models/record-reads.js';
 import { judgeObjectWrite, readObjectWrite } from '../sinks/object-writes.js';
 import { keyText, type RedisLockKeys } from '../locks/redis-locks.js';
 import { isProtectedWrite, judgeWrite, readSqlCall } from '../sinks/sql-writes.js';
@@ -95,7 +95,9 @@ export function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplat
       const redisLike = kind?.type === 'redis' || (!kind && /(?:redis|valkey)/i.test(receiverPath(callee).join('.')));
       // SET NX takes a lock and SET XX on the lock key renews it: lock upkeep, not the guarded write.
       if (redisLike && !locks.sites.some((s) => s.call === node) && !locks.isLockKey(first)) {
-        return { node, sink: 'redis', target: keyText(first, sourceCode), receiver, stores: [], carriesComparison: () => false };
+        // WATCH, then MULTI ... EXEC: EXEC fails when a watched key changed, so the write compares in itself.
+        const watched = receiverPath(callee).includes('multi()') && watchedBefore(node, analysis);
+        return { node, sink: 'redis', target: keyText(first, sourceCode), receiver, stores: [], carriesComparison: () => watched };
       }
     }
   }
@@ -108,6 +110,12 @@ export function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplat
     carriesComparison: (field) =>
       statements.every((s) => judgeWrite(s, call, { isTokenValue: isToken }).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length > 0))),
   };
+}
+
+/** A Redis `watch(...)` earlier in the same function. */
+function watchedBefore(node: Node, analysis: FileAnalysis): boolean {
+  const fn = enclosingFunction(node);
+  return analysis.calls.some((c) => c.range[1] <= node.range[0] && REDIS_WATCH_METHOD.test(calleeName(c) ?? '') && enclosingFunction(c) === fn);
 }
 
 /** `doc.save()` on a record fetched with findById/findOne, or `repo.save(entity)` on a repository. */

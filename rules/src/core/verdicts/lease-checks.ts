@@ -145,6 +145,13 @@ export function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, l
       push('leaseValidity', call, guardsOf(call, sourceCode));
       continue;
     }
+    // `await authority.isValid(lease)`: the authority asked about the handle it handed out.
+    const objectKey = receiverKey(object);
+    const authorityOfAcquire = analysis.receivers.kindOf(object)?.type === 'authority' || (objectKey !== undefined && analysis.acquires.some((site) => site.authorityKey === objectKey));
+    if (isValidityMember(method, model) && authorityOfAcquire && call.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && isLeaseHandle(a, analysis, handles))) {
+      push('leaseValidity', call, guardsOf(call, sourceCode));
+      continue;
+    }
     // `redis.pttl(lockKey) > 0`, `(await redis.get(lockKey)) === me`.
     const first = call.arguments[0];
     if (first && first.type !== AST_NODE_TYPES.SpreadElement && locks.isLockKey(first) && analysis.receivers.kindOf(object)?.type !== 'authority') {

@@ -10,7 +10,7 @@ import type { Check } from './check-then-write.js';
 import type { FileAnalysis } from '../file-analysis.js';
 import { inTransaction, receiverOf, type WriteSink } from './guarded-writes.js';
 import { comparisonsOfValue, guardsOf } from './guards.js';
-import { DYNAMO_READ_COMMAND, KEY_VALUE_READ_METHOD, RECORD_READ_METHOD, TOKEN_KEY_TEXT, TOKEN_READER_NAME, VERSION_FIELD } from '../models/record-reads.js';
+import { DYNAMO_READ_COMMAND, DYNAMO_V2_READ_METHOD, KEY_VALUE_READ_METHOD, RECORD_READ_METHOD, TOKEN_KEY_TEXT, TOKEN_READER_NAME, VERSION_FIELD } from '../models/record-reads.js';
 import { isHandleTokenName, isStrongTokenName, isTokenColumnName } from '../models/token-names.js';
 import { camel } from '../sinks/object-writes.js';
 import { keyText, type RedisLockKeys } from '../locks/redis-locks.js';
@@ -77,7 +77,9 @@ export function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode
       const method = calleeName(node) ?? '';
       const object = calleeObject(node);
       const first = node.arguments[0];
-      if (object && RECORD_READ_METHOD.test(method)) {
+      if (object && DYNAMO_V2_READ_METHOD.test(method) && first && first.type !== AST_NODE_TYPES.SpreadElement && unwrap(first).type === AST_NODE_TYPES.ObjectExpression && /\bTableName\b/.test(sourceCode.getText(first))) {
+        readSink = 'object';
+      } else if (object && RECORD_READ_METHOD.test(method)) {
         readSink = 'object';
         readTarget = receiverPath(object).join('.');
       } else if (object && KEY_VALUE_READ_METHOD.test(method) && first && first.type !== AST_NODE_TYPES.SpreadElement && unwrap(first).type !== AST_NODE_TYPES.ObjectExpression) {
