@@ -1,7 +1,7 @@
 import { getFileAnalysis } from '../core/file-analysis.js';
 import { fenceSuggestion } from '../core/fixes/fence-suggestion.js';
 import { codeSpan, lineSuffix } from '../core/message-text.js';
-import { checkThenWritesOf } from '../core/verdicts/check-then-write.js';
+import { checkThenWritesOf, isWriteOf } from '../core/verdicts/check-then-write.js';
 import { describeWrite } from '../core/verdicts/write-effects.js';
 import { createRule } from '../util/create-rule.js';
 import { callHeadLoc } from '../util/report-location.js';
@@ -36,7 +36,7 @@ export default createRule<[], MessageIds>({
         for (const finding of checkThenWritesOf(analysis, sourceCode)) {
           const messageId = finding.kind === 'storedToken' ? 'storedTokenCheck' : finding.kind === 'leaseExtend' ? 'leaseExtendCheck' : 'leaseValidityCheck';
           // The same write under a lock: this is its one finding, so it carries the fence suggestion too.
-          const site = analysis.writes.find((w) => w.node === finding.write.node);
+          const site = analysis.writes.find((w) => isWriteOf(finding, w.node));
           // A check-then-write never compares in the write itself, so the suggestion always adds the condition.
           // The field the code compared is the one to compare in the write (a version compared for equality is not fenced by `<`).
           const field = finding.field && !/version|rev/i.test(finding.field) && finding.kind === 'storedToken' ? finding.field : undefined;

@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import { getFileAnalysis, type ReceivedWriteSite, type WriteSite } from '../core/file-analysis.js';
 import { comparesToken, fenceColumn, fenceSuggestion, inferTokenColumn } from '../core/fixes/fence-suggestion.js';
 import { codeSpan, lineSuffix } from '../core/message-text.js';
-import { checkThenWritesOf } from '../core/verdicts/check-then-write.js';
+import { checkThenWritesOf, isWriteOf } from '../core/verdicts/check-then-write.js';
 import { acquirePlace, describeWrite } from '../core/verdicts/write-effects.js';
 import { createRule } from '../util/create-rule.js';
 import { callHeadLoc } from '../util/report-location.js';
@@ -57,11 +57,11 @@ export default createRule<Options, MessageIds>({
         if (analysis.writes.length === 0 && analysis.receivedWrites.length === 0) return;
         const { sourceCode } = context;
         // A write guarded by an earlier, separate check is one finding: no-check-then-write's.
-        const checked = new Set<unknown>(checkThenWritesOf(analysis, sourceCode).map((f) => f.write.node));
+        const findings = checkThenWritesOf(analysis, sourceCode);
         const all: Array<WriteSite | ReceivedWriteSite> = [...analysis.writes, ...analysis.receivedWrites];
         const column = inferTokenColumn(all) ?? options.tokenColumn ?? analysis.tokenColumn;
         for (const write of all) {
-          if (write.fenced || checked.has(write.node)) continue;
+          if (write.fenced || findings.some((f) => isWriteOf(f, write.node))) continue;
           const acquire = 'acquire' in write ? write.acquire : undefined;
           const received = 'received' in write ? write.received : undefined;
           const reportedLine = write.node.loc.start.line;

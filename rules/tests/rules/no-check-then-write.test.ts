@@ -1282,3 +1282,47 @@ export async function save(key: string, value: string) {
     },
   ],
 });
+
+ruleTester.run('no-check-then-write: stored fields known by the token they are ordered against', rule, {
+  valid: [
+    {
+      name: 'a stored field ordered against a plain number, not a token',
+      code: `${mongoHeader}export async function save(id: string, body: string, limit: number) {
+  const { fenceToken } = await authority.acquire(id);
+  const doc = await docs.findOne({ _id: id });
+  if (doc && doc.size >= limit) return;
+  await docs.updateOne({ _id: id, fenceToken: { $lt: fenceToken } }, { $set: { body, fenceToken } });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'an oddly named stored field ordered against the lease token is the stored token',
+      code: `${mongoHeader}export async function save(id: string, body: string) {
+  const lease = await authority.acquire(id);
+  const cart = await docs.findOne({ _id: id });
+  if (!cart) return;
+  if (cart.pricingEpoch >= lease.fenceToken) return;
+  await docs.updateOne({ _id: id }, { $set: { body, pricingEpoch: lease.fenceToken } });
+}`,
+      errors: [
+        {
+          messageId: 'storedTokenCheck',
+          line: 10,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `${mongoHeader}export async function save(id: string, body: string) {
+  const lease = await authority.acquire(id);
+  const cart = await docs.findOne({ _id: id });
+  if (!cart) return;
+  if (cart.pricingEpoch >= lease.fenceToken) return;
+  await docs.updateOne({ _id: id, pricingEpoch: { $lt: lease.fenceToken } }, { $set: { body, pricingEpoch: lease.fenceToken } });
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});

@@ -37,6 +37,19 @@ export async function save(key: string, value: string) {
 }`,
     },
     {
+      name: 'one place, one finding: a DynamoDB command sent after a separate token check is no-check-then-write\'s alone',
+      code: `import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { LeaseAuthority } from './lease-authority';
+const ddb = DynamoDBDocumentClient.from({} as never);
+const authority = new LeaseAuthority();
+export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const { Item } = await ddb.send(new GetCommand({ TableName: 'docs', Key: { id } }));
+  if (Item && Item.fence_token >= fenceToken) return;
+  await ddb.send(new PutCommand({ TableName: 'docs', Item: { id, body, fence_token: fenceToken } }));
+}`,
+    },
+    {
       name: 'no lock held: a plain UPDATE is out of scope',
       code: `${redlockPg}
 export async function rename(id: string, name: string) {

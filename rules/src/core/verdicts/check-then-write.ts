@@ -13,7 +13,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { enclosingFunction, type Node } from '../ast.js';
+import { enclosingFunction, unwrap, type Node } from '../ast.js';
 import type { FileAnalysis } from '../file-analysis.js';
 import { readWrite, type GuardedWrite, type WriteSink } from './guarded-writes.js';
 import { inRegions } from './guards.js';
@@ -110,6 +110,16 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
     }
   }
   return [...found.values()].filter((f) => !serializable(f.write.node, sourceCode)).sort((a, b) => a.write.node.range[0] - b.write.node.range[0]);
+}
+
+/**
+ * Whether a write site of the file analysis is the write a finding names: the same node, or the
+ * command a `send(...)` call carries (`ddb.send(new PutCommand({ ... }))` is sited at the command).
+ */
+export function isWriteOf(finding: CheckThenWrite, siteNode: Node): boolean {
+  const node = finding.write.node;
+  if (siteNode === node) return true;
+  return node.type === AST_NODE_TYPES.CallExpression && node.arguments.some((a) => unwrap(a) === siteNode);
 }
 
 function stores(write: GuardedWrite, field: string | undefined): boolean {

@@ -117,7 +117,7 @@ export function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode
       // FOR UPDATE holds the row only until the transaction ends: without one, the lock is gone at once.
       if (select.forUpdate && inTransaction(node, receiverOf(node), analysis)) forUpdateReceiver = receiverOf(node) ?? '';
     }
-    for (const { comparison, field } of comparisonsOfValue(node, sourceCode)) {
+    for (const { comparison, field, other } of comparisonsOfValue(node, sourceCode)) {
       const ordering = ORDERING.has(comparison.operator);
       let compared: string | undefined;
       let needsStore = false;
@@ -131,6 +131,8 @@ export function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode
           // A version compared for equality is optimistic concurrency when the write bumps it;
           // a plain `token` compared for equality is far more often an auth token.
           if (VERSION_FIELD.test(compared)) needsStore = !ordering;
+          // Any stored field ordered against the lease's token is the stored token (`cart.pricedAt >= lease.fenceToken`).
+          else if (ordering && analysis.tracer.isToken(other)) needsStore = false;
           else if (!isHandleTokenName(compared) || !ordering) continue;
         }
       }
