@@ -164,3 +164,63 @@ export function editPoints(text) {
   for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1)) points.push(at + marker.length);
   return points;
 }
+
+/**
+ * The same service with its lock handling moved into the project's own helper module
+ * (`src/locks.ts`), the way applications wrap their lock library: redlock, the lease authority
+ * and etcd are taken and released through exported functions, and the service imports them.
+ * Same functions, writes and edit points; the findings must be the same as the single file's.
+ */
+export const LOCK_HELPERS = `import Redlock from 'redlock';
+import { Etcd3 } from 'etcd3';
+import { Pool } from 'pg';
+import { LeaseAuthority } from './lease-authority';
+
+export const pool = new Pool({ max: 10 });
+const etcd = new Etcd3();
+const redlock = new Redlock([], { retryCount: 3 });
+const authority = new LeaseAuthority(pool);
+
+/** Holds \`lock:<key>\` through redlock for \`ttlMs\`. */
+export async function lockResource(key: string, ttlMs = 5000) {
+  return redlock.acquire([\`lock:\${key}\`], ttlMs);
+}
+
+export async function unlockResource(lock: Awaited<ReturnType<typeof lockResource>>): Promise<void> {
+  await lock.release();
+}
+
+/** A lease with a fence token from the authority. */
+export async function takeLease(key: string) {
+  return authority.acquire(key);
+}
+
+export async function returnLease(lease: Awaited<ReturnType<typeof takeLease>>): Promise<void> {
+  await authority.release(lease);
+}
+
+/** Runs \`fn\` while etcd holds \`key\`. */
+export async function underEtcdLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  return etcd.lock(key).do(fn);
+}
+`;
+
+export function generateServiceWithHelpers(targetLines = 2000) {
+  const single = generateServiceFile(targetLines);
+  const header = `import type { PoolClient } from 'pg';
+import postgres from 'postgres';
+import knex from 'knex';
+import { lockResource, pool, returnLease, takeLease, underEtcdLock, unlockResource } from './locks';
+
+const sql = postgres({ max: 5 });
+const db = knex({ client: 'pg' });
+`;
+  const body = single
+    .slice(single.indexOf('\nexport interface Account'))
+    .replace(/redlock\.acquire\(\[`lock:([^`]*)`\], (\d+)\)/g, (_, key, ttl) => `lockResource(\`${key}\`, ${ttl})`)
+    .replace(/await lock\.release\(\)/g, 'await unlockResource(lock)')
+    .replace(/authority\.acquire\(/g, 'takeLease(')
+    .replace(/authority\.release\(lease\)/g, 'returnLease(lease)')
+    .replace(/etcd\.lock\(([^)]*)\)\.do\(/g, 'underEtcdLock($1, ');
+  return { service: `${header}${body}`, helpers: LOCK_HELPERS };
+}
