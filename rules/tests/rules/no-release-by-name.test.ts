@@ -822,3 +822,360 @@ export async function release(key: string) {
     },
   ],
 });
+
+const ddbDocument = `import { DynamoDBDocumentClient, DeleteCommand, UpdateCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+const ddb = DynamoDBDocumentClient.from({} as never);
+`;
+const ddbLowLevel = `import { DynamoDBClient, DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+const client = new DynamoDBClient({});
+`;
+const ddbV2 = `import AWS from 'aws-sdk';
+const docClient = new AWS.DynamoDB.DocumentClient();
+`;
+
+ruleTester.run('no-release-by-name: DynamoDB lock tables', rule, {
+  valid: [
+    {
+      name: 'low-level DeleteItemCommand with a condition on the owner',
+      code: `${ddbLowLevel}export async function release(lockId: string, owner: string) {
+  await client.send(new DeleteItemCommand({ TableName: 'locks', Key: { lockId: { S: lockId } }, ConditionExpression: 'ownerId = :o', ExpressionAttributeValues: { ':o': { S: owner } } }));
+}`,
+    },
+    {
+      name: 'v2 DocumentClient delete with a condition on the owner',
+      code: `${ddbV2}export async function release(lockId: string, owner: string) {
+  await docClient.delete({ TableName: 'locks', Key: { lockId }, ConditionExpression: '#o = :o', ExpressionAttributeNames: { '#o': 'owner' }, ExpressionAttributeValues: { ':o': owner } }).promise();
+}`,
+    },
+    {
+      name: 'the DynamoDB lock client releases through its handle',
+      code: `import DynamoDBLockClient from 'dynamodb-lock-client';
+const locks = new DynamoDBLockClient.FailOpen({ dynamodb: {} as never, lockTable: 'locks', partitionKey: 'id' });
+export async function run(id: string) {
+  const lock = await locks.acquireLock(id);
+  try { /* work */ } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'a delete from a table that holds no locks',
+      code: `${ddbDocument}export async function remove(orderId: string) {
+  await ddb.send(new DeleteCommand({ TableName: 'orders', Key: { orderId } }));
+}`,
+    },
+    {
+      name: 'an UpdateCommand that clears the owner only where the owner is still us',
+      code: `${ddbDocument}export async function release(lockId: string, owner: string) {
+  await ddb.send(new UpdateCommand({ TableName: 'locks', Key: { lockId }, UpdateExpression: 'REMOVE ownerId, leaseUntil', ConditionExpression: 'ownerId = :o', ExpressionAttributeValues: { ':o': owner } }));
+}`,
+    },
+    {
+      name: 'a delete conditioned on the record version the holder saw',
+      code: `${ddbDocument}export async function release(lockId: string, rvn: string) {
+  await ddb.send(new DeleteCommand({ TableName: 'lock-table', Key: { lockId }, ConditionExpression: 'recordVersionNumber = :rvn', ExpressionAttributeValues: { ':rvn': rvn } }));
+}`,
+    },
+    {
+      name: 'a TransactWriteCommand whose Delete compares the owner',
+      code: `${ddbDocument}export async function release(lockId: string, owner: string) {
+  await ddb.send(new TransactWriteCommand({ TransactItems: [{ Delete: { TableName: 'locks', Key: { lockId }, ConditionExpression: 'owner = :o', ExpressionAttributeValues: { ':o': owner } } }] }));
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'low-level DeleteItemCommand on the lock table by key only',
+      code: `${ddbLowLevel}export async function release(lockId: string) {
+  await client.send(new DeleteItemCommand({ TableName: 'locks', Key: { lockId: { S: lockId } } }));
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4 }],
+    },
+    {
+      name: 'v2 DocumentClient delete of a lock by id',
+      code: `${ddbV2}export async function release(lockId: string) {
+  await docClient.delete({ TableName: 'locks', Key: { lockId } }).promise();
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4 }],
+    },
+    {
+      name: 'attribute_exists(lockId) only asks that the item exists; a takeover keeps it',
+      code: `${ddbDocument}export async function release(lockId: string) {
+  await ddb.send(new DeleteCommand({ TableName: 'locks', Key: { lockId }, ConditionExpression: 'attribute_exists(lockId)' }));
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4 }],
+    },
+    {
+      name: 'an UpdateCommand that REMOVEs the owner without a condition',
+      code: `${ddbDocument}export async function release(lockId: string) {
+  await ddb.send(new UpdateCommand({ TableName: 'locks', Key: { lockId }, UpdateExpression: 'REMOVE ownerId, leaseUntil' }));
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4 }],
+    },
+    {
+      name: 'a TransactWriteCommand whose Delete names the lock only',
+      code: `${ddbDocument}export async function release(lockId: string) {
+  await ddb.send(new TransactWriteCommand({ TransactItems: [{ Delete: { TableName: 'locks', Key: { lockId } } }] }));
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4 }],
+    },
+    {
+      name: 'the lock table named through a const with an env fallback',
+      code: `${ddbDocument}const LOCK_TABLE = process.env.LOCK_TABLE ?? 'service-locks';
+export async function release(lockId: string) {
+  await ddb.send(new DeleteCommand({ TableName: LOCK_TABLE, Key: { lockId } }));
+}`,
+      errors: [{ messageId: 'recordRelease', line: 5 }],
+    },
+    {
+      name: 'a mutexes table deleted by name',
+      code: `${ddbDocument}export async function release(name: string) {
+  await ddb.send(new DeleteCommand({ TableName: 'mutexes', Key: { name } }));
+}`,
+      errors: [{ messageId: 'recordRelease', line: 4 }],
+    },
+  ],
+});
+
+const etcdHeader = `import { Etcd3 } from 'etcd3';
+const client = new Etcd3();
+`;
+
+ruleTester.run('no-release-by-name: etcd lock keys', rule, {
+  valid: [
+    {
+      name: 'etcd3 Lock#release on the handle',
+      code: `${etcdHeader}export async function run(name: string) {
+  const lock = client.lock(name);
+  await lock.acquire();
+  try { /* work */ } finally { await lock.release(); }
+}`,
+    },
+    {
+      name: 'a key put under a lease, freed by revoking the lease',
+      code: `${etcdHeader}export async function run(name: string, id: string) {
+  const lease = client.lease(10);
+  await lease.put(\`election/\${name}\`).value(id);
+  try { /* work */ } finally { await lease.revoke(); }
+}`,
+    },
+    {
+      name: 'a transaction compares the value before the delete',
+      code: `${etcdHeader}export async function unlock(lockKey: string, me: string) {
+  await client.if(lockKey, 'Value', '==', me).then(client.delete().key(lockKey)).commit();
+}`,
+    },
+    {
+      name: 'delete of a config key',
+      code: `${etcdHeader}export async function clear(name: string) {
+  await client.delete().key(\`config/\${name}\`);
+}`,
+    },
+    {
+      name: 'delete of a cache prefix',
+      code: `${etcdHeader}export async function purge(tenant: string) {
+  await client.delete().prefix(\`cache/\${tenant}/\`);
+}`,
+    },
+    {
+      name: 'lock().do(cb) releases itself',
+      code: `${etcdHeader}export async function run(name: string) {
+  await client.lock(name).ttl(10).do(async () => { /* work */ });
+}`,
+    },
+    {
+      name: 'a namespaced lease revoked',
+      code: `${etcdHeader}const locks = client.namespace('locks/');
+export async function run(name: string, me: string) {
+  const lease = locks.lease(5);
+  await lease.put(name).value(me).exec();
+  try { /* work */ } finally { await lease.revoke(); }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'delete().key(lockName)',
+      code: `${etcdHeader}export async function unlock(lockName: string) {
+  await client.delete().key(lockName);
+}`,
+      errors: [{ messageId: 'etcdDelete', line: 4 }],
+    },
+    {
+      name: 'delete().key of a templated lock key',
+      code: `${etcdHeader}export async function unlock(job: string) {
+  await client.delete().key(\`locks/\${job}\`);
+}`,
+      errors: [{ messageId: 'etcdDelete', line: 4 }],
+    },
+    {
+      name: 'delete through a locks/ namespace',
+      code: `${etcdHeader}const locks = client.namespace('locks/');
+export async function unlock(name: string) {
+  await locks.delete().key(name);
+}`,
+      errors: [{ messageId: 'etcdDelete', line: 5 }],
+    },
+    {
+      name: 'a key put under a lease deleted by name instead of revoking the lease',
+      code: `${etcdHeader}export async function run(job: string, me: string) {
+  const lease = client.lease(10);
+  await lease.put(\`jobs/\${job}/owner\`).value(me);
+  try { /* work */ } finally { await client.delete().key(\`jobs/\${job}/owner\`); }
+}`,
+      errors: [{ messageId: 'etcdDelete', line: 6 }],
+    },
+    {
+      name: 'an unlock() method deletes this.key on an etcd client',
+      code: `${etcdHeader}export class EtcdMutex {
+  constructor(private readonly etcd: Etcd3, private readonly key: string) {}
+  async unlock() { await this.etcd.delete().key(this.key); }
+}`,
+      errors: [{ messageId: 'etcdDelete', line: 5 }],
+    },
+    {
+      name: 'the leader lock key from a const',
+      code: `${etcdHeader}const LOCK_KEY = 'scheduler/leader-lock';
+export async function stepDown() {
+  await client.delete().key(LOCK_KEY);
+}`,
+      errors: [{ messageId: 'etcdDelete', line: 5 }],
+    },
+    {
+      name: 'delete().prefix of a lock prefix',
+      code: `${etcdHeader}export async function unlockAll(job: string) {
+  await client.delete().prefix(\`locks/\${job}\`);
+}`,
+      errors: [{ messageId: 'etcdDelete', line: 4 }],
+    },
+  ],
+});
+
+const ioredisOnly = `import Redis from 'ioredis';
+const redis = new Redis();
+`;
+
+ruleTester.run('no-release-by-name: Redis DEL and UNLINK through wrappers', rule, {
+  valid: [
+    {
+      name: 'a wrapper class deletes a cache key',
+      code: `${ioredisOnly}export class Cache {
+  constructor(private readonly client: Redis) {}
+  async evict(id: string) { await this.client.del(\`user:\${id}\`); }
+}`,
+    },
+    {
+      name: 'a wrapper class releases with compare-and-delete',
+      code: `${ioredisOnly}const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
+export class Locker {
+  constructor(private readonly client: Redis) {}
+  async unlock(key: string, token: string) { return this.client.eval(UNLOCK, 1, \`lock:\${key}\`, token); }
+}`,
+    },
+    {
+      name: 'a Map entry named lock deleted in memory',
+      code: `const locks = new Map<string, string>();
+export function release(name: string) { locks.delete(\`lock:\${name}\`); }`,
+    },
+    {
+      name: 'fs.unlink of a lock file is not Redis',
+      code: `import { unlink } from 'node:fs/promises';
+import * as fs from 'node:fs/promises';
+export async function releaseLockFile(dir: string) { await fs.unlink(\`\${dir}/app.lock\`); }`,
+    },
+    {
+      name: 'node-redis unLink of a session key',
+      code: `import { createClient } from 'redis';
+const client = createClient();
+export async function logout(id: string) { await client.unLink(\`session:\${id}\`); }`,
+    },
+    {
+      name: 'WATCH, compare, MULTI DEL: EXEC fails if the key changed',
+      code: `${ioredisOnly}export async function unlock(lockKey: string, me: string) {
+  await redis.watch(lockKey);
+  if ((await redis.get(lockKey)) !== me) { await redis.unwatch(); return; }
+  await redis.multi().del(lockKey).exec();
+}`,
+    },
+    {
+      name: 'a wrapper around redis-semaphore releases through the mutex',
+      code: `import { Mutex } from 'redis-semaphore';
+export class JobLock {
+  private mutex?: Mutex;
+  constructor(private readonly redis: any, private readonly id: string) {}
+  async take() { this.mutex = new Mutex(this.redis, \`lock:\${this.id}\`); await this.mutex.acquire(); }
+  async free() { await this.mutex?.release(); }
+}`,
+    },
+    {
+      name: 'a nested Redis client deletes a rate-limit key',
+      code: `export class RateLimiter {
+  constructor(private readonly cacheService: { redis: { del(k: string): Promise<number> } }) {}
+  async reset(ip: string) { await this.cacheService.redis.del(\`rate:\${ip}\`); }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'UNLINK of a lock key',
+      code: `${ioredisOnly}export async function release(name: string) { await redis.unlink(\`lock:\${name}\`); }`,
+      errors: [{ messageId: 'redisDelete', line: 3 }],
+    },
+    {
+      name: 'a nested Redis client (this.cache.redis) deletes a lock key',
+      code: `export class JobLock {
+  constructor(private readonly cache: { redis: { del(k: string): Promise<number> } }) {}
+  async release(id: string) { await this.cache.redis.del(\`lock:job:\${id}\`); }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 3 }],
+    },
+    {
+      name: 'a wrapper class holding an ioredis client deletes the lock key',
+      code: `${ioredisOnly}export class Locker {
+  constructor(private readonly client: Redis) {}
+  async unlock(key: string) { await this.client.del(\`lock:\${key}\`); }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 5 }],
+    },
+    {
+      name: 'a same-file removeKey(key) wrapper called with the SET NX key',
+      code: `${ioredisOnly}async function removeKey(key: string) { await redis.del(key); }
+export async function withLock(name: string, me: string, fn: () => Promise<void>) {
+  if ((await redis.set(\`lock:\${name}\`, me, 'PX', 5000, 'NX')) !== 'OK') return;
+  try { await fn(); } finally { await removeKey(\`lock:\${name}\`); }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 6 }],
+    },
+    {
+      name: 'a pipeline DEL of lock keys',
+      code: `${ioredisOnly}export async function releaseAll(names: string[]) {
+  const p = redis.pipeline();
+  for (const n of names) p.del(\`lock:\${n}\`);
+  await p.exec();
+}`,
+      errors: [{ messageId: 'redisDelete', line: 5 }],
+    },
+    {
+      name: 'a getter returning the node-redis client, then del of a lock key',
+      code: `import { createClient } from 'redis';
+const client = createClient();
+function redisClient() { return client; }
+export async function unlock(resource: string) { await redisClient().del(\`\${resource}:lock\`); }`,
+      errors: [{ messageId: 'redisDelete', line: 4 }],
+    },
+    {
+      name: 'MULTI DEL of the lock key without WATCH',
+      code: `${ioredisOnly}export async function unlock(lockKey: string) {
+  await redis.multi().del(lockKey).exec();
+}`,
+      errors: [{ messageId: 'redisDelete', line: 4 }],
+    },
+    {
+      name: 'a Mutex class whose unlock() deletes its key',
+      code: `${ioredisOnly}export class Mutex {
+  private key: string;
+  constructor(private readonly store: Redis, name: string) { this.key = \`mutex:\${name}\`; }
+  async unlock() { await this.store.del(this.key); }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 6 }],
+    },
+  ],
+});

@@ -12,9 +12,11 @@ export const LOCK_TABLE = /(?:^|_)(?:locks?|leases?|mutex(?:es)?|advisory_locks?
  * Columns that say which holder a lock row belongs to: an owner, a lease id, the lock's
  * random value or its token. A release (or write) that compares one of them touches only its
  * own holder's row. `lock_id`, `lock_key` and `lock_name` name the lock, not its holder.
+ * DynamoDB lock clients keep the holder's random `guid` (dynamodb-lock-client) or
+ * `recordVersionNumber` (Amazon's lock client) on the item.
  */
 export const LOCK_HOLDER_COLUMN =
-  /^(?:owner|holder|locked_?by|owned_?by|acquired_?by|worker|instance|client|node|process|session|host(?:name)?)(?:_?(?:id|name|key|token|uuid))?$|^lease_?(?:id|token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^lock_?(?:token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^(?:fence|fencing)_?(?:token|id|generation|epoch)?$|^(?:token|nonce|secret|uuid|version|generation|epoch|lease)$/i;
+  /^(?:owner|holder|locked_?by|owned_?by|acquired_?by|worker|instance|client|node|process|session|host(?:name)?)(?:_?(?:id|name|key|token|uuid))?$|^lease_?(?:id|token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^lock_?(?:token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^(?:fence|fencing)_?(?:token|id|generation|epoch)?$|^(?:token|nonce|secret|uuid|guid|version|generation|epoch|lease)$|^record_?version(?:_?number)?$|^rvn$/i;
 
 /** Columns that say when a lock row expires: a predicate on them reaps expired rows. */
 export const LOCK_EXPIRY_COLUMN = /(?:expir|valid_?until|locked_?until|lease_?until|held_?until|deadline|heartbeat|ttl|timeout|renewed_?at)/i;
@@ -30,3 +32,9 @@ export const LEASE_COLUMN_NAME = /^(?:lease_?id|lease|lock_?token|lock_?value|le
 export function isLockTable(table: string | undefined): boolean {
   return table !== undefined && LOCK_TABLE.test(table);
 }
+
+/**
+ * DynamoDB calls that write several items in one transaction; each `Delete`/`Update` item of
+ * `TransactItems` is judged like a command of its own.
+ */
+export const DYNAMO_TRANSACT_WRITE = /^(?:TransactWriteCommand|TransactWriteItemsCommand|transactWrite|transactWriteItems)$/;

@@ -8,11 +8,11 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { AcquireSite } from '../locks/acquires.js';
-import { calleeName, calleeObject, contains, enclosingFunction, propertyKeyName, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, contains, enclosingFunction, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import type { FileAnalysis } from '../file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions } from './guards.js';
 import { readKnexWrite } from '../sinks/knex-writes.js';
-import { isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from '../models/lock-tables.js';
+import { DYNAMO_TRANSACT_WRITE, isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from '../models/lock-tables.js';
 import { GENERIC_RELEASE_METHOD } from '../models/locks.js';
 import { isTokenColumnName } from '../models/token-names.js';
 import { readObjectWrite, type ObjectWrite } from '../sinks/object-writes.js';
@@ -146,11 +146,47 @@ function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode:
       out.push({ kind: 'redisCheckThenDelete', node: call, key, check: checked.check, ownerValue: checked.ownerValue, setNx });
       continue;
     }
+    const redisClient = kind?.type === 'redis' || /redis|valkey/i.test(receiverPath(object).join('.'));
     // A lock-named key counts when the file takes Redis locks or the receiver is a Redis client (by import or name).
-    if (setNx || (lockKey && (locks.sites.length > 0 || kind?.type === 'redis' || /redis|valkey/i.test(receiverPath(object).join('.'))))) {
+    if (setNx || (lockKey && (locks.sites.length > 0 || redisClient))) {
       out.push({ kind: 'redisDelete', node: call, key, setNx, ownerValue: setNx?.value });
+      continue;
     }
+    if (!redisClient && locks.sites.length === 0) continue;
+    // `async unlock() { await this.store.del(this.key); }`: a method named for unlocking deletes by name.
+    if (!raw && inUnlockFunction(call)) {
+      out.push({ kind: 'redisDelete', node: call, key });
+      continue;
+    }
+    // A same-file wrapper `removeKey(key) { redis.del(key) }` called with a lock key: the call names the lock.
+    for (const { caller, argument } of wrapperCallsWithLockKey(call, key, analysis, locks)) out.push({ kind: 'redisDelete', node: caller, key: argument });
   }
+}
+
+/** A function named for unlocking (`unlock`, `releaseLock`, `Mutex#release`): what it deletes is the lock. */
+function inUnlockFunction(node: Node): boolean {
+  const fn = enclosingFunction(node);
+  const name = fn && functionName(fn);
+  if (!name) return false;
+  if (/unlock|release_?(?:lock|mutex|lease)/i.test(name)) return true;
+  if (!/^(?:release|free)$/i.test(name)) return false;
+  const owner = fn.parent?.parent?.parent;
+  return (owner?.type === AST_NODE_TYPES.ClassDeclaration || owner?.type === AST_NODE_TYPES.ClassExpression) && !!owner.id && /lock|mutex|lease|semaphore/i.test(owner.id.name);
+}
+
+/** Callers of the delete's enclosing function that pass a lock key for the parameter the delete uses as its key. */
+function wrapperCallsWithLockKey(del: TSESTree.CallExpression, key: Node, analysis: FileAnalysis, locks: RedisLockKeys): Array<{ caller: TSESTree.CallExpression; argument: Node }> {
+  const k = unwrap(key);
+  const fn = enclosingFunction(del);
+  if (k.type !== AST_NODE_TYPES.Identifier || !fn) return [];
+  const index = fn.params.findIndex((p) => p.type === AST_NODE_TYPES.Identifier && p.name === k.name);
+  if (index < 0) return [];
+  const out: Array<{ caller: TSESTree.CallExpression; argument: Node }> = [];
+  for (const caller of analysis.functions.callersOf(fn)) {
+    const argument = caller.arguments[index];
+    if (argument && argument.type !== AST_NODE_TYPES.SpreadElement && locks.isLockKey(argument)) out.push({ caller, argument });
+  }
+  return out;
 }
 
 /** Condition columns that identify only the lock (its name), when none names the holder or the expiry. */
@@ -244,11 +280,11 @@ function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumn
   }
 }
 
-/** `distributedLock`, `LockModel`, `lockRepository` -> `distributed_lock`, `lock`, `lock`. */
+/** `distributedLock`, `LockModel`, `lockRepository`, `service-locks` -> `distributed_lock`, `lock`, `lock`, `service_locks`. */
 function tableName(name: string | undefined): string | undefined {
   if (!name) return undefined;
   const bare = name.replace(/(?:Repository|Repo|Model|Collection|Table|Store|Entity)$/, '') || name;
-  return bare.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return bare.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-.]/g, '_').toLowerCase();
 }
 
 function objectKeyNames(object: TSESTree.ObjectExpression | undefined): string[] | undefined {
@@ -263,14 +299,108 @@ function objectKeyNames(object: TSESTree.ObjectExpression | undefined): string[]
   return keys;
 }
 
+/** A column or attribute that names the holder, the token or the expiry (`ownerId`, `lease_id`, `leaseUntil`). */
+function namesHolder(column: string, tokenColumn: string): boolean {
+  const snake = column.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return LOCK_HOLDER_COLUMN.test(snake) || LOCK_EXPIRY_COLUMN.test(snake) || snake === tokenColumn || isTokenColumnName(snake);
+}
+
 /** Filter columns that name only the lock: none names the holder, the token or the expiry. */
 function nameOnly(columns: readonly string[] | undefined, tokenColumn: string): string[] | undefined {
   if (!columns || columns.length === 0) return undefined;
   for (const column of columns) {
-    const snake = column.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-    if (column.startsWith('$') || LOCK_HOLDER_COLUMN.test(snake) || LOCK_EXPIRY_COLUMN.test(snake) || snake === tokenColumn || isTokenColumnName(snake)) return undefined;
+    if (column.startsWith('$') || namesHolder(column, tokenColumn)) return undefined;
   }
   return columns.slice();
+}
+
+function asObject(node: Node | undefined): TSESTree.ObjectExpression | undefined {
+  const n = node && unwrap(node);
+  return n?.type === AST_NODE_TYPES.ObjectExpression ? n : undefined;
+}
+
+/** A string, or the const it is bound to, or the fallback of `process.env.X ?? 'locks'`; else the const's own name (`LOCK_TABLE`). */
+function stringOrConst(node: Node | undefined, sourceCode: SourceCode): string | undefined {
+  if (!node) return undefined;
+  const n = unwrap(node);
+  const text = staticString(n);
+  if (text !== undefined) return text;
+  if (n.type === AST_NODE_TYPES.LogicalExpression) return stringOrConst(n.right, sourceCode);
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const init = constInit(n, sourceCode);
+    return (init && stringOrConst(init, sourceCode)) ?? n.name;
+  }
+  return undefined;
+}
+
+/** Attributes a DynamoDB expression names, `#placeholders` resolved through `ExpressionAttributeNames`. */
+function dynamoAttributes(expression: string, input: TSESTree.ObjectExpression, sourceCode: SourceCode): string[] {
+  const names = asObject(propertyValue(input, 'ExpressionAttributeNames'));
+  const out: string[] = [];
+  for (const [word] of expression.matchAll(/#?[A-Za-z_][\w]*/g)) {
+    if (/^(?:AND|OR|NOT|BETWEEN|IN|SET|REMOVE|ADD|DELETE)$/i.test(word)) continue;
+    out.push(word.startsWith('#') ? (stringOrConst(propertyValue(names, word), sourceCode) ?? word) : word);
+  }
+  return out;
+}
+
+/**
+ * Whether a DynamoDB condition compares the holder, the token or the expiry. `attribute_exists(lockId)`
+ * only asks that the item exists: after a takeover it still does.
+ */
+function dynamoConditionNamesHolder(input: TSESTree.ObjectExpression, tokenColumn: string, sourceCode: SourceCode): boolean {
+  const condition = stringOrConst(propertyValue(input, 'ConditionExpression'), sourceCode);
+  // A condition built at run time may compare anything: give it the benefit of the doubt.
+  if (condition === undefined) return propertyValue(input, 'ConditionExpression') !== undefined;
+  const compared = condition.replace(/\b(?:attribute_exists|attribute_not_exists|attribute_type|size)\s*\([^)]*\)/g, ' ');
+  return dynamoAttributes(compared.replace(/:\w+/g, ' '), input, sourceCode).some((a) => namesHolder(a, tokenColumn));
+}
+
+/** An UpdateExpression that gives a lock item up: `REMOVE ownerId` or the holder or expiry set anew. */
+function dynamoClearsHolder(input: TSESTree.ObjectExpression, tokenColumn: string, sourceCode: SourceCode): boolean {
+  const update = stringOrConst(propertyValue(input, 'UpdateExpression'), sourceCode);
+  if (!update) return false;
+  const removed = /\bREMOVE\s+([^]*?)(?=\b(?:SET|ADD|DELETE)\b|$)/i.exec(update)?.[1] ?? '';
+  if (dynamoAttributes(removed, input, sourceCode).some((a) => namesHolder(a, tokenColumn) || HELD_FLAG.test(a))) return true;
+  const set = /\bSET\s+([^]*?)(?=\b(?:REMOVE|ADD|DELETE)\b|$)/i.exec(update)?.[1] ?? '';
+  const values = asObject(propertyValue(input, 'ExpressionAttributeValues'));
+  for (const assignment of set.split(',')) {
+    const [left, right] = assignment.split('=').map((t) => t.trim());
+    const value = right && /^:\w+$/.test(right) ? propertyValue(values, right) : undefined;
+    const v = value && unwrap(value);
+    const cleared = v?.type === AST_NODE_TYPES.Literal && (v.value === null || v.value === false || v.value === 0);
+    if (cleared && left && dynamoAttributes(left, input, sourceCode).some((a) => namesHolder(a, tokenColumn) || HELD_FLAG.test(a))) return true;
+  }
+  return false;
+}
+
+/** A DynamoDB delete (or an update that clears the holder) of a lock item, by key only: its key attributes, else undefined. */
+function dynamoNameOnlyRelease(input: TSESTree.ObjectExpression, kind: string, call: Node, tableColumns: ReadonlyMap<string, ReadonlySet<string>>, tokenColumn: string, sourceCode: SourceCode): string[] | undefined {
+  const table = tableName(stringOrConst(propertyValue(input, 'TableName'), sourceCode));
+  if (!isLockTable(table) || !lockSemantics(table!, call, tableColumns)) return undefined;
+  if (kind !== 'delete' && !(kind === 'update' && dynamoClearsHolder(input, tokenColumn, sourceCode))) return undefined;
+  if (dynamoConditionNamesHolder(input, tokenColumn, sourceCode)) return undefined;
+  const key = asObject(propertyValue(input, 'Key'));
+  return nameOnly(key ? objectKeyNames(key) : undefined, tokenColumn);
+}
+
+/** `new TransactWriteCommand({ TransactItems: [{ Delete: {...} }, { Update: {...} }] })`: its items. */
+function transactItems(call: TSESTree.CallExpression): Array<{ kind: string; input: TSESTree.ObjectExpression }> {
+  const first = call.arguments[0] && unwrap(call.arguments[0]);
+  const holder = first?.type === AST_NODE_TYPES.NewExpression && DYNAMO_TRANSACT_WRITE.test(calleeName(first) ?? '') ? first : DYNAMO_TRANSACT_WRITE.test(calleeName(call) ?? '') ? call : undefined;
+  const arg = holder?.arguments[0] && asObject(holder.arguments[0] as Node);
+  const list = propertyValue(arg, 'TransactItems');
+  const items = list && unwrap(list);
+  if (items?.type !== AST_NODE_TYPES.ArrayExpression) return [];
+  const out: Array<{ kind: string; input: TSESTree.ObjectExpression }> = [];
+  for (const item of items.elements) {
+    const o = item && item.type !== AST_NODE_TYPES.SpreadElement ? asObject(item) : undefined;
+    const del = asObject(propertyValue(o, 'Delete'));
+    const update = asObject(propertyValue(o, 'Update'));
+    if (del) out.push({ kind: 'delete', input: del });
+    if (update) out.push({ kind: 'update', input: update });
+  }
+  return out;
 }
 
 /** The lock table an object-API delete targets: Prisma model, Mongo collection, Sequelize/TypeORM model, DynamoDB table. */
@@ -310,9 +440,15 @@ function knexWhereColumns(links: readonly TSESTree.CallExpression[]): string[] |
 }
 
 /** Lock-table deletes through knex and object APIs (Prisma, MongoDB, Sequelize, TypeORM, DynamoDB). */
-function recordReleases(analysis: FileAnalysis, tableColumns: ReadonlyMap<string, ReadonlySet<string>>, out: NameOnlyRelease[]): void {
+function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumns: ReadonlyMap<string, ReadonlySet<string>>, out: NameOnlyRelease[]): void {
   for (const call of analysis.calls) {
-    if (!RECORD_DELETE.test(calleeName(call) ?? '')) continue;
+    const items = transactItems(call);
+    if (items.length > 0) {
+      const columns = items.map((i) => dynamoNameOnlyRelease(i.input, i.kind, call, tableColumns, analysis.tokenColumn, sourceCode)).find((c) => c !== undefined);
+      if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
+      continue;
+    }
+    if (!RECORD_DELETE.test(calleeName(call) ?? '') && !/^(?:send|update|updateItem)$/.test(calleeName(call) ?? '')) continue;
     const knex = readKnexWrite(call, analysis.receivers);
     if (knex) {
       if (knex.kind !== 'delete' || !isLockTable(knex.table) || !lockSemantics(knex.table!, call, tableColumns)) continue;
@@ -322,35 +458,73 @@ function recordReleases(analysis: FileAnalysis, tableColumns: ReadonlyMap<string
     }
     const first = call.arguments[0] && unwrap(call.arguments[0]);
     const write = first?.type === AST_NODE_TYPES.NewExpression ? readObjectWrite(first, analysis.receivers) : readObjectWrite(call, analysis.receivers);
+    if (write?.api === 'dynamodb' && write.filter) {
+      const columns = dynamoNameOnlyRelease(write.filter, write.kind, call, tableColumns, analysis.tokenColumn, sourceCode);
+      if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
+      continue;
+    }
     if (!write || write.kind !== 'delete') continue;
     const table = tableName(objectTable(write, call));
     if (!isLockTable(table) || !lockSemantics(table!, call, tableColumns)) continue;
-    let keys: string[] | undefined;
-    if (write.api === 'dynamodb') {
-      if (write.filter?.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'ConditionExpression')) continue;
-      const key = write.filter?.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'Key');
-      keys = key && unwrap(key.value).type === AST_NODE_TYPES.ObjectExpression ? objectKeyNames(unwrap(key.value) as TSESTree.ObjectExpression) : undefined;
-    } else {
-      keys = objectKeyNames(write.filter);
-    }
-    const columns = nameOnly(keys, analysis.tokenColumn);
+    const columns = nameOnly(objectKeyNames(write.filter), analysis.tokenColumn);
     if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
   }
 }
 
-/** etcd3 `client.delete().key(name)` of a lock key, outside a transaction that compares it. */
-function etcdReleases(analysis: FileAnalysis, locks: RedisLockKeys, out: NameOnlyRelease[]): void {
+/** The etcd3 client a receiver is, and the namespace prefix it writes under (`client.namespace('locks/')`). */
+function etcdClient(node: Node, analysis: FileAnalysis, sourceCode: SourceCode, depth = 0): { prefix: string } | undefined {
+  const n = unwrap(node);
+  const kind = analysis.receivers.kindOf(n);
+  if (kind?.type === 'authority' && kind.model.id === 'etcd3') return { prefix: '' };
+  if (n.type === AST_NODE_TYPES.CallExpression && calleeName(n) === 'namespace' && depth < 3) {
+    const parent = calleeObject(n);
+    const inner = parent && etcdClient(parent, analysis, sourceCode, depth + 1);
+    return inner && { prefix: inner.prefix + (n.arguments[0] ? (stringOrConst(n.arguments[0], sourceCode) ?? '') : '') };
+  }
+  if (n.type === AST_NODE_TYPES.Identifier && depth < 3) {
+    const init = constInit(n, sourceCode);
+    if (init) return etcdClient(init, analysis, sourceCode, depth + 1);
+  }
+  return /etcd/i.test(receiverKey(n) ?? receiverPath(n).join('.')) ? { prefix: '' } : undefined;
+}
+
+/** Keys put under an etcd lease (`lease.put(key)`): an election or lock key that the lease's revoke frees. */
+function leasedKeys(analysis: FileAnalysis, sourceCode: SourceCode): Set<string> {
+  const keys = new Set<string>();
   for (const call of analysis.calls) {
-    if (calleeName(call) !== 'key') continue;
+    if (calleeName(call) !== 'put' || !call.arguments[0]) continue;
+    const object = calleeObject(call);
+    if (!object) continue;
+    const o = unwrap(object);
+    const init = o.type === AST_NODE_TYPES.Identifier ? constInit(o, sourceCode) : o;
+    if (init && unwrap(init).type === AST_NODE_TYPES.CallExpression && calleeName(unwrap(init) as TSESTree.CallExpression) === 'lease') keys.add(keyText(call.arguments[0], sourceCode));
+  }
+  return keys;
+}
+
+/**
+ * etcd3 `client.delete().key(name)` (or `.prefix(name)`) of a lock key, outside a transaction
+ * that compares it: the lock belongs to a lease, and revoking the lease is what frees only one's own.
+ * A key is a lock key by its name, its namespace (`namespace('locks/')`), because it was put
+ * under a lease in this file, or because it is deleted in a function named like a release.
+ */
+function etcdReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
+  let leased: Set<string> | undefined;
+  for (const call of analysis.calls) {
+    const method = calleeName(call);
+    if (method !== 'key' && method !== 'prefix') continue;
     const builder = calleeObject(call);
     if (!builder || builder.type !== AST_NODE_TYPES.CallExpression || calleeName(builder) !== 'delete' || builder.arguments.length > 0) continue;
     const client = calleeObject(builder);
     const key = call.arguments[0];
     if (!client || !key || key.type === AST_NODE_TYPES.SpreadElement) continue;
-    const kind = analysis.receivers.kindOf(client);
-    const etcd = kind?.type === 'authority' && kind.model.id === 'etcd3';
-    if (!etcd && !/etcd/i.test(receiverKey(client) ?? receiverPath(client).join('.'))) continue;
-    if (!locks.isLockKey(key)) continue;
+    const etcd = etcdClient(client, analysis, sourceCode);
+    if (!etcd) continue;
+    leased ??= leasedKeys(analysis, sourceCode);
+    const fn = enclosingFunction(call);
+    const name = fn && functionName(fn);
+    const lockKey = locks.isLockKey(key) || LOCK_WORD_TABLE.test(etcd.prefix) || leased.has(keyText(key, sourceCode)) || (name !== undefined && RELEASE_FUNCTION.test(name) && !/prefix/.test(method));
+    if (!lockKey) continue;
     // `client.if(key, 'Value', '==', id).then(client.delete().key(key))` compares in the same transaction.
     let inTransaction = false;
     for (let p: Node | undefined = call.parent; p && !inTransaction; p = p.parent) {
@@ -400,8 +574,8 @@ export function findNameOnlyReleases(analysis: FileAnalysis, sourceCode: SourceC
   if (analysis.calls.length === 0) return { releases, tableColumns, redisLocks };
   redisReleases(analysis, redisLocks, sourceCode, releases);
   sqlReleases(analysis, sourceCode, tableColumns, releases);
-  recordReleases(analysis, tableColumns, releases);
-  etcdReleases(analysis, redisLocks, releases);
+  recordReleases(analysis, sourceCode, tableColumns, releases);
+  etcdReleases(analysis, redisLocks, sourceCode, releases);
   authorityReleases(analysis, sourceCode, releases);
   releases.sort((a, b) => a.node.range[0] - b.node.range[0]);
   return { releases, tableColumns, redisLocks };
