@@ -283,9 +283,11 @@ describe('running the real checker from the workspace', () => {
     // A TMPDIR of its own (the checker and its PGlite copy inherit it), the template from the shared cache.
     const cache = join(tmpdir(), 'fencelint-checker');
     const tmp = mkdtempSync(join(tmpdir(), 'fencelint-ext-cancel-'));
-    const saved = { TMPDIR: process.env.TMPDIR, FENCELINT_CHECKER_CACHE: process.env.FENCELINT_CHECKER_CACHE };
+    // PGlite, not the server a DATABASE_URL in the environment (as in CI) would point the checker at.
+    const saved = { TMPDIR: process.env.TMPDIR, FENCELINT_CHECKER_CACHE: process.env.FENCELINT_CHECKER_CACHE, DATABASE_URL: process.env.DATABASE_URL };
     process.env.TMPDIR = tmp;
     process.env.FENCELINT_CHECKER_CACHE = cache;
+    delete process.env.DATABASE_URL;
     try {
       const stop = new AbortController();
       const running = runChecker(locateChecker(workspace)!, workspace, file, 9, { signal: stop.signal });
