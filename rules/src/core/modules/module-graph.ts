@@ -179,6 +179,7 @@ export class ModuleGraph {
     const hash = hashText(text);
     // Binary or minified content is not a module we can say anything useful about.
     if (text.includes('\u0000')) return skipped('unparseable', hash);
+    if (!worthReading(text)) return skipped('self-contained', hash);
     const sourceCode = parseProjectFile(file, text);
     if (!sourceCode) return skipped('unparseable', hash);
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, depth);
@@ -217,6 +218,18 @@ export class ModuleGraph {
     for (const reached of closure) budget.reached.add(reached);
     return true;
   }
+}
+
+/**
+ * A module that imports nothing (no library client, no other module) and has no word of a lock,
+ * a token, a clock or a write cannot hand its callers a lock, a client, a write or a token: it
+ * is not parsed (most of a project's pure helpers). Broad on purpose; a false "worth it" only costs time.
+ */
+const IMPORTS = /\bimport\b|\brequire\s*\(|\bfrom\s*['"`]/;
+const LOCK_TOKEN_CLOCK_OR_WRITE = /lock|lease|mutex|semaphore|advisory|fenc|token|revision|epoch|generation|version|counter|incr|\bnx\b|\bdate\b|\bnow\b|random|uuid|hrtime|performance|crypto|update|insert|delete|upsert|merge|query|execute|save|write|redis|sql|knex|prisma|etcd/i;
+
+function worthReading(text: string): boolean {
+  return IMPORTS.test(text) || LOCK_TOKEN_CLOCK_OR_WRITE.test(text);
 }
 
 function hashText(text: string): string {

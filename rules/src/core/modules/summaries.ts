@@ -117,8 +117,8 @@ export interface ModuleSummary {
   exports: Map<string, ExportSummary>;
   /** Modules whose exports this one exports as its own (`export * from './y'`), resolved. */
   starExports: string[];
-  /** Why the module has no summary: too large, unreadable, does not parse. */
-  skipped?: 'too-large' | 'unreadable' | 'unparseable' | 'budget';
+  /** Why the module has no summary: too large, unreadable, does not parse, or self-contained (imports nothing, no lock, token, clock or write word). */
+  skipped?: 'too-large' | 'unreadable' | 'unparseable' | 'budget' | 'self-contained';
 }
 
 /** Whether a function summary says anything a caller must act on. */

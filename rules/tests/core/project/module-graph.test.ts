@@ -150,6 +150,29 @@ export async function settle(id: string) {
   });
 });
 
+describe('modules that import nothing', () => {
+  it('a pure helper (no import, no lock, token, clock or write word) is not read and changes nothing', async () => {
+    current = project({
+      'src/utils/lock.ts': redisLock,
+      'src/utils/format.ts': 'export function label(id: string): string {\n  return id.trim().toUpperCase();\n}\n',
+      'src/jobs/settle.ts': `import { Pool } from 'pg';
+import { withLock } from '../utils/lock';
+import { label } from '../utils/format';
+const pool = new Pool();
+export async function settle(id: string) {
+  await withLock(id, async () => {
+    await pool.query("UPDATE invoices SET status = 'paid', name = $2 WHERE id = $1", [id, label(id)]);
+  });
+  await pool.query('UPDATE invoices SET seen = true WHERE id = $1', [label(id)]);
+}
+`,
+    });
+    const messages = (await current.lint('src/jobs/settle.ts')).get('src/jobs/settle.ts');
+    expect(findings(messages)).toEqual(['7 fencelint/require-fence-condition']);
+    expect(projectGraph.dependenciesOf(join(current.root, 'src/jobs/settle.ts'))).toContain(join(current.root, 'src/utils/format.ts'));
+  });
+});
+
 describe('the cache', () => {
   it('knows which modules a result used, and follows an edit of one of them', async () => {
     current = project({
