@@ -19,3 +19,5 @@ export function collectCorpus(): CollectedEntry[] & { missing: string[] };
 export function baseConfig(entries: readonly CollectedEntry[]): Linter.Config[];
 export function withParser(configs: Linter.Config[], parser: Linter.Parser): Linter.Config[];
 export function withFencelint(base: Linter.Config[], plugin: { configs: { recommended: object } }): Linter.Config[];
+export function withTsRecommended(base: Linter.Config[]): Linter.Config[];
+export function projectBaseConfig(relativeDir: string): Linter.Config[];

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
+import tseslint from 'typescript-eslint';
 
 /** @typedef {{ name: string, dir: string, sourceType: 'module' | 'commonjs', exclude?: string[] }} CorpusEntry */
 
@@ -117,4 +118,21 @@ export function withParser(configs, parser) {
 /** The baseline plus fencelint's recommended rules on every corpus file. */
 export function withFencelint(base, plugin) {
   return [...base, { ...plugin.configs.recommended, files: [`**/*.${EXTENSIONS}`] }];
+}
+
+/**
+ * typescript-eslint's `recommended` in front of the corpus configs: its rules on every file,
+ * with the corpus's own parser settings (the same parser, each entry's sourceType) kept.
+ */
+export function withTsRecommended(base) {
+  return [...tseslint.configs.recommended, ...base];
+}
+
+/** The parser settings for the generated project corpus (one TypeScript application). */
+export function projectBaseConfig(relativeDir) {
+  return [{
+    files: [`${relativeDir}/**/*.${EXTENSIONS}`],
+    languageOptions: { parser: tsParser, ecmaVersion: 'latest', sourceType: 'module' },
+    linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
+  }];
 }

@@ -1,7 +1,10 @@
-// Lint benchmark: ESLint with fencelint's recommended rules versus ESLint with the same
-// parser and no rules, over real JavaScript and TypeScript from installed packages plus
-// our fixtures. Both run in this process through the Node API, alternating for several
-// rounds after a warm-up; the medians and their ratio are printed. See README.md here.
+// Lint benchmark: what fencelint's recommended rules cost on top of typescript-eslint's
+// `recommended` (same parser, same process), over two corpora: real JavaScript and TypeScript
+// from installed packages plus our fixtures (the library corpus), and a generated application
+// of several hundred modules with shared lock helpers and repositories (the project corpus).
+// Also, on the library corpus: against the parser alone, one empty rule, and the fast parser.
+// All run through the Node API, alternating for several rounds after a warm-up; the medians
+// and their ratios are printed. See README.md here.
 //
 //   npm run bench                     5 timed rounds per config
 //   npm run bench -- --rounds 9       more rounds
@@ -11,10 +14,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { ESLint } from 'eslint';
-import { baseConfig, collectCorpus, MIN_LINES, withFencelint, withParser } from './corpus.js';
+import { baseConfig, collectCorpus, MIN_LINES, projectBaseConfig, withFencelint, withParser, withTsRecommended } from './corpus.js';
+import { MIN_PROJECT_FILES, MIN_PROJECT_LINES, writeProjectCorpus } from './project-corpus.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TARGET_RATIO = 1.15;
+/** fencelint on top of typescript-eslint's recommended, on each corpus. */
+const TARGET_ON_TS_RECOMMENDED = 1.05;
 
 function parseArgs(argv) {
   const options = { rounds: 5, json: undefined };
@@ -52,6 +58,8 @@ const cpuMs = () => {
 
 /** Wall time, and this process's CPU time, which other load on a shared machine disturbs less. */
 async function timeLint(eslint, files) {
+  // Every run starts without cached module summaries, as one `eslint` process does.
+  projectGraph.clear();
   const wall = performance.now();
   const cpu = cpuMs();
   const results = await eslint.lintFiles(files);
@@ -74,6 +82,7 @@ function summarize(results) {
 
 /** Per-rule time from ESLint's own stats, over one extra run (not part of the medians). */
 async function ruleTimes(config, files) {
+  projectGraph.clear();
   const eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: config, stats: true });
   const results = await eslint.lintFiles(files);
   const rules = new Map();
@@ -88,6 +97,39 @@ async function ruleTimes(config, files) {
 }
 
 const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+// The plugin's module-summary cache, cleared before each timed run (the same module instance the plugin uses).
+const { projectGraph } = await import(new URL('../../rules/dist/core/modules/module-graph.js', import.meta.url).href);
+
+/** Runs each config once to warm up, then `rounds` alternating rounds; CPU and wall medians per config. */
+async function measure(configs, files, rounds, label) {
+  const names = Object.keys(configs);
+  const warm = {};
+  for (const name of names) warm[name] = summarize((await timeLint(configs[name], files)).results);
+  const times = Object.fromEntries(names.map((n) => [n, []]));
+  const cpu = Object.fromEntries(names.map((n) => [n, []]));
+  for (let round = 0; round < rounds; round++) {
+    // Alternate the order, so drift on a shared machine hits every config alike.
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const run = await timeLint(configs[name], files);
+      times[name].push(run.ms);
+      cpu[name].push(run.cpuMs);
+    }
+    console.log(`${label} round ${round + 1}/${rounds}: ${names.map((n) => `${n} ${fmt(times[n].at(-1))} (cpu ${fmt(cpu[n].at(-1))})`).join(', ')}`);
+  }
+  const medianWall = Object.fromEntries(names.map((n) => [n, median(times[n])]));
+  const medianCpu = Object.fromEntries(names.map((n) => [n, median(cpu[n])]));
+  return { warm, times, cpu, medianWall, medianCpu };
+}
+
+/** The fencelint findings against the `// expect:` markers the generated corpus carries. */
+function compareToMarkers(findings, expected, dir) {
+  const got = findings.filter((f) => f.ruleId?.startsWith('fencelint/')).map((f) => `${relative(dir, join(root, f.file)).split('\\').join('/')}:${f.line} ${f.ruleId}`).sort();
+  const want = new Set(expected);
+  const have = new Set(got);
+  return { found: got.length, missing: expected.filter((e) => !have.has(e)), unexpected: got.filter((g) => !want.has(g)) };
+}
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
@@ -122,83 +164,109 @@ async function main() {
   // traversal); one rule that listens to nothing measures that floor, so what fencelint adds shows apart.
   const emptyRule = { meta: { type: 'problem', schema: [] }, create: () => ({}) };
   const withEmptyRule = [...base, { files: ['**/*'], plugins: { bench: { rules: { empty: emptyRule } } }, rules: { 'bench/empty': 'error' } }];
+  const tsRecommended = withTsRecommended(base);
+  const eslintWith = (config) => new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: config });
   const configs = {
-    baseline: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: base }),
-    emptyRule: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: withEmptyRule }),
-    fencelint: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: withRules }),
+    baseline: eslintWith(base),
+    emptyRule: eslintWith(withEmptyRule),
+    fencelint: eslintWith(withRules),
     // The same rules with the opt-in parser (eslint-plugin-fencelint/fast-parser) in place of @typescript-eslint/parser.
-    fastParser: new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: withParser(withRules, fastParser.default) }),
+    fastParser: eslintWith(withParser(withRules, fastParser.default)),
+    tsRecommended: eslintWith(tsRecommended),
+    tsRecommendedFencelint: eslintWith(withFencelint(tsRecommended, fencelint)),
   };
 
-  // Warm-up: fills the file cache and lets the JIT settle; not timed.
-  const warm = {};
-  for (const [name, eslint] of Object.entries(configs)) warm[name] = summarize((await timeLint(eslint, files)).results);
-  if (warm.baseline.ignored + warm.fencelint.ignored > 0) {
+  const library = await measure(configs, files, options.rounds, 'library');
+  const warm = library.warm;
+  if (warm.baseline.ignored + warm.fencelint.ignored + warm.tsRecommended.ignored > 0) {
     console.error('ESLint skipped some corpus files (ignored or without a matching config); the figures would be wrong.');
     process.exit(1);
   }
   if (warm.baseline.fatal !== warm.fencelint.fatal) {
     console.warn(`parse errors differ between configs: ${warm.baseline.fatal} vs ${warm.fencelint.fatal}`);
   }
-
   const sameFindings = JSON.stringify(warm.fastParser.findings) === JSON.stringify(warm.fencelint.findings) && warm.fastParser.fatal === warm.fencelint.fatal;
   if (!sameFindings) {
     console.error('the fast parser gives other findings than @typescript-eslint/parser; its timing would compare different work.');
     process.exit(1);
   }
   const fastCounts = { ...fastParser.parseCounts };
-
-  const times = { baseline: [], emptyRule: [], fencelint: [], fastParser: [] };
-  const cpu = { baseline: [], emptyRule: [], fencelint: [], fastParser: [] };
-  for (let round = 0; round < options.rounds; round++) {
-    // Alternate the order, so drift on a shared machine hits every config alike.
-    const order = round % 2 === 0 ? ['baseline', 'emptyRule', 'fencelint', 'fastParser'] : ['fastParser', 'fencelint', 'emptyRule', 'baseline'];
-    for (const name of order) {
-      const run = await timeLint(configs[name], files);
-      times[name].push(run.ms);
-      cpu[name].push(run.cpuMs);
-    }
-    console.log(
-      `round ${round + 1}/${options.rounds}: baseline ${fmt(times.baseline.at(-1))} (cpu ${fmt(cpu.baseline.at(-1))}), ` +
-        `one empty rule ${fmt(times.emptyRule.at(-1))} (cpu ${fmt(cpu.emptyRule.at(-1))}), ` +
-        `fencelint ${fmt(times.fencelint.at(-1))} (cpu ${fmt(cpu.fencelint.at(-1))}), ` +
-        `fencelint with the fast parser ${fmt(times.fastParser.at(-1))} (cpu ${fmt(cpu.fastParser.at(-1))})`,
-    );
+  const ownOnTs = (w) => JSON.stringify(w.tsRecommendedFencelint.findings.filter((f) => f.ruleId?.startsWith('fencelint/'))) === JSON.stringify(w.fencelint.findings.filter((f) => f.ruleId?.startsWith('fencelint/')));
+  if (!ownOnTs(warm)) {
+    console.error("fencelint reports other findings next to typescript-eslint's recommended than alone; the comparison would be wrong.");
+    process.exit(1);
   }
 
-  const medianBaseline = median(times.baseline);
-  const medianFencelint = median(times.fencelint);
-  const wallRatio = medianFencelint / medianBaseline;
-  const cpuBaseline = median(cpu.baseline);
-  const cpuFencelint = median(cpu.fencelint);
-  const ratio = cpuFencelint / cpuBaseline;
-  const cpuEmptyRule = median(cpu.emptyRule);
-  const floorRatio = cpuEmptyRule / cpuBaseline;
-  const ownRatio = cpuFencelint / cpuEmptyRule;
-  const cpuFast = median(cpu.fastParser);
-  const fastRatio = cpuFast / cpuFencelint;
+  // The generated application: lock helpers in shared modules, repositories, a few unfenced writes.
+  const project = writeProjectCorpus();
+  if (project.files.length < MIN_PROJECT_FILES || project.lines < MIN_PROJECT_LINES) {
+    console.error(`the project corpus has ${project.files.length} files and ${project.lines} lines; it needs ${MIN_PROJECT_FILES} and ${MIN_PROJECT_LINES}.`);
+    process.exit(1);
+  }
+  const projectBase = projectBaseConfig(project.relativeDir);
+  const projectTs = withTsRecommended(projectBase);
+  const projectConfigs = {
+    tsRecommended: eslintWith(projectTs),
+    tsRecommendedFencelint: eslintWith(withFencelint(projectTs, fencelint)),
+  };
+  console.log(`\nproject corpus: ${project.files.length} files, ${project.lines} lines in ${project.relativeDir} (generated), ${project.expected.length} unfenced writes marked`);
+  const app = await measure(projectConfigs, project.files, options.rounds, 'project');
+  if (app.warm.tsRecommended.ignored + app.warm.tsRecommendedFencelint.ignored > 0) {
+    console.error('ESLint skipped some project corpus files; the figures would be wrong.');
+    process.exit(1);
+  }
+  const markers = compareToMarkers(app.warm.tsRecommendedFencelint.findings, project.expected, project.dir);
+
+  const m = library.medianCpu;
+  const ratio = m.fencelint / m.baseline;
+  const wallRatio = library.medianWall.fencelint / library.medianWall.baseline;
+  const floorRatio = m.emptyRule / m.baseline;
+  const ownRatio = m.fencelint / m.emptyRule;
+  const fastRatio = m.fastParser / m.fencelint;
+  const libraryOnTs = m.tsRecommendedFencelint / m.tsRecommended;
+  const projectOnTs = app.medianCpu.tsRecommendedFencelint / app.medianCpu.tsRecommended;
+  const projectOnTsWall = app.medianWall.tsRecommendedFencelint / app.medianWall.tsRecommended;
   const perRule = await ruleTimes(withRules, files);
+  const perRuleProject = await ruleTimes(withFencelint(projectBase, fencelint), project.files);
 
   const ours = warm.fencelint.findings.filter((f) => f.ruleId?.startsWith('fencelint/'));
   const outside = ours.filter((f) => !f.file.startsWith('fixtures/'));
   const inFixtures = ours.length - outside.length;
+  const met = (r) => (r <= TARGET_ON_TS_RECOMMENDED ? 'met' : 'not met');
   console.log('');
+  console.log('library corpus');
   console.log(`files:                   ${files.length}`);
   console.log(`lines of code:           ${lines}`);
   console.log(`parse errors:            ${warm.baseline.fatal}`);
-  console.log(`baseline (parser only):  median ${fmt(medianBaseline)} wall, ${fmt(cpuBaseline)} cpu over ${options.rounds} rounds (${Math.round(lines / (cpuBaseline / 1000))} lines per cpu second)`);
-  console.log(`one empty rule:          median ${fmt(median(times.emptyRule))} wall, ${fmt(cpuEmptyRule)} cpu over ${options.rounds} rounds`);
-  console.log(`fencelint recommended:   median ${fmt(medianFencelint)} wall, ${fmt(cpuFencelint)} cpu over ${options.rounds} rounds`);
+  console.log(`baseline (parser only):  median ${fmt(library.medianWall.baseline)} wall, ${fmt(m.baseline)} cpu over ${options.rounds} rounds (${Math.round(lines / (m.baseline / 1000))} lines per cpu second)`);
+  console.log(`one empty rule:          median ${fmt(library.medianWall.emptyRule)} wall, ${fmt(m.emptyRule)} cpu over ${options.rounds} rounds`);
+  console.log(`fencelint recommended:   median ${fmt(library.medianWall.fencelint)} wall, ${fmt(m.fencelint)} cpu over ${options.rounds} rounds`);
+  console.log(`ts-eslint recommended:   median ${fmt(library.medianWall.tsRecommended)} wall, ${fmt(m.tsRecommended)} cpu over ${options.rounds} rounds`);
+  console.log(`  + fencelint:           median ${fmt(library.medianWall.tsRecommendedFencelint)} wall, ${fmt(m.tsRecommendedFencelint)} cpu over ${options.rounds} rounds`);
   console.log(`rule time (stats run):   ${Object.entries(perRule.rules).map(([id, ms]) => `${id} ${ms.toFixed(0)} ms`).join(', ') || 'none'}`);
   console.log(`fencelint findings:      ${inFixtures} in fixtures, ${outside.length} in other people's code (none hold a lock; each is a false report)`);
   for (const finding of outside.slice(0, 10)) console.log(`  ${finding.file}:${finding.line} ${finding.ruleId}`);
   console.log(`wall-time ratio:         ${wallRatio.toFixed(3)}`);
   console.log(`ESLint's floor:          ${floorRatio.toFixed(3)} (cpu time, one empty rule / baseline: what turning on any rule costs)`);
   console.log(`fencelint's own cost:    ${ownRatio.toFixed(3)} (cpu time, fencelint / one empty rule)`);
-  console.log(`fast parser:             median ${fmt(median(times.fastParser))} wall, ${fmt(cpuFast)} cpu over ${options.rounds} rounds; ` +
+  console.log(`fast parser:             median ${fmt(library.medianWall.fastParser)} wall, ${fmt(m.fastParser)} cpu over ${options.rounds} rounds; ` +
     `${fastCounts.fast} files on the fast path, ${fastCounts.fallback} fell back${fallbacks.length ? ` (${fallbacks.map((f) => `${relative(root, f.filePath)}: ${f.reason}`).join('; ')})` : ''}; findings identical`);
   console.log(`fast-parser ratio:       ${fastRatio.toFixed(3)} (cpu time, fencelint with the fast parser / fencelint with @typescript-eslint/parser)`);
   console.log(`ratio:                   ${ratio.toFixed(3)} (cpu time, fencelint / baseline; target <= ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'not met'})`);
+  console.log('');
+  console.log('project corpus (generated)');
+  console.log(`files:                   ${project.files.length}`);
+  console.log(`lines of code:           ${project.lines}`);
+  console.log(`ts-eslint recommended:   median ${fmt(app.medianWall.tsRecommended)} wall, ${fmt(app.medianCpu.tsRecommended)} cpu over ${options.rounds} rounds`);
+  console.log(`  + fencelint:           median ${fmt(app.medianWall.tsRecommendedFencelint)} wall, ${fmt(app.medianCpu.tsRecommendedFencelint)} cpu over ${options.rounds} rounds`);
+  console.log(`rule time (stats run):   ${Object.entries(perRuleProject.rules).map(([id, ms]) => `${id} ${ms.toFixed(0)} ms`).join(', ') || 'none'}`);
+  console.log(`fencelint findings:      ${markers.found}; ${project.expected.length - markers.missing.length} of ${project.expected.length} marked writes found, ${markers.unexpected.length} unmarked`);
+  for (const line of [...markers.missing.map((x) => `missing ${x}`), ...markers.unexpected.map((x) => `unmarked ${x}`)].slice(0, 10)) console.log(`  ${line}`);
+  console.log(`wall-time ratio:         ${projectOnTsWall.toFixed(3)}`);
+  console.log('');
+  console.log(`on top of typescript-eslint's recommended (cpu time, recommended + fencelint / recommended; target <= ${TARGET_ON_TS_RECOMMENDED}):`);
+  console.log(`  library corpus:        ${libraryOnTs.toFixed(3)} (${met(libraryOnTs)})`);
+  console.log(`  project corpus:        ${projectOnTs.toFixed(3)} (${met(projectOnTs)})`);
 
   const report = {
     date: new Date().toISOString(),
@@ -209,17 +277,30 @@ async function main() {
     files: files.length,
     lines,
     rounds: options.rounds,
-    wallMs: times,
-    cpuMs: cpu,
-    medianWallMs: { baseline: medianBaseline, emptyRule: median(times.emptyRule), fencelint: medianFencelint, fastParser: median(times.fastParser) },
-    medianCpuMs: { baseline: cpuBaseline, emptyRule: cpuEmptyRule, fencelint: cpuFencelint, fastParser: cpuFast },
+    wallMs: library.times,
+    cpuMs: library.cpu,
+    medianWallMs: library.medianWall,
+    medianCpuMs: m,
     fastParser: { ratio: fastRatio, files: fastCounts, fallbacks },
     wallRatio,
     floorRatio,
     ownRatio,
     ratio,
+    onTsRecommended: { library: libraryOnTs, project: projectOnTs, target: TARGET_ON_TS_RECOMMENDED },
     ruleTimesMs: perRule.rules,
     findings: { fixtures: inFixtures, elsewhere: outside },
+    project: {
+      dir: project.relativeDir,
+      files: project.files.length,
+      lines: project.lines,
+      wallMs: app.times,
+      cpuMs: app.cpu,
+      medianWallMs: app.medianWall,
+      medianCpuMs: app.medianCpu,
+      ratio: projectOnTs,
+      ruleTimesMs: perRuleProject.rules,
+      findings: { expected: project.expected.length, found: markers.found, missing: markers.missing, unexpected: markers.unexpected },
+    },
   };
   const out = options.json ? resolve(options.json) : join(root, 'bench', 'lint', 'results', 'latest.json');
   mkdirSync(dirname(out), { recursive: true });
