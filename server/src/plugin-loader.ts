@@ -21,6 +21,8 @@ export interface ProjectGraph {
   /** Forgets everything (a tsconfig or package.json changed). */
   clear(): void;
 }
+/** `onSettingsProblems(handler)` of the core: where problems in `settings.fencelint` are reported. */
+export type OnSettingsProblems = (handler: ((message: string, problems: readonly string[]) => void) | undefined) => void;
 
 export interface ExtraPlugin {
   namespace: string;
@@ -37,6 +39,7 @@ export interface LoadedPlugins {
   getFileAnalysis: GetFileAnalysis | undefined;
   findCheckThenWrites: FindCheckThenWrites | undefined;
   projectGraph: ProjectGraph | undefined;
+  onSettingsProblems: OnSettingsProblems | undefined;
   extra: ExtraPlugin[];
 }
 
@@ -82,6 +85,7 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
   let getFileAnalysis: GetFileAnalysis | undefined;
   let findCheckThenWrites: FindCheckThenWrites | undefined;
   let projectGraph: ProjectGraph | undefined;
+  let onSettingsProblems: OnSettingsProblems | undefined;
   try {
     // @ts-ignore -- as above.
     const core = (await import('eslint-plugin-fencelint/core')) as Record<string, unknown>;
@@ -91,6 +95,7 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
     if (typeof graph?.dependenciesOf === 'function' && typeof graph.invalidate === 'function' && typeof graph.setFileText === 'function' && typeof graph.clear === 'function') {
       projectGraph = graph as ProjectGraph;
     }
+    if (typeof core.onSettingsProblems === 'function') onSettingsProblems = core.onSettingsProblems as OnSettingsProblems;
   } catch {
     // The core is optional for the server: without it, diagnostics carry no related locations.
   }
@@ -107,5 +112,5 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
     extra.push({ namespace, plugin, source });
   }
 
-  return { fencelint, recommendedRules, docsUrls, getFileAnalysis, findCheckThenWrites, projectGraph, extra };
+  return { fencelint, recommendedRules, docsUrls, getFileAnalysis, findCheckThenWrites, projectGraph, onSettingsProblems, extra };
 }

@@ -5,6 +5,8 @@ import {
   DidChangeWatchedFilesNotification,
   DocumentDiagnosticReportKind,
   LSPErrorCodes,
+  MessageType,
+  ShowMessageNotification,
   ResponseError,
   TextDocuments,
   TextDocumentSyncKind,
@@ -75,6 +77,11 @@ export function startServer(connection: Connection): void {
   const ready = (async () => {
     try {
       plugins = await loadPlugins();
+      // A wrong `fencelint.models` (or workspace `settings.fencelint`) is said once, in the
+      // editor, instead of on the server's stderr.
+      plugins.onSettingsProblems?.((message) => {
+        if (log.once(`models:${message}`, message)) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
+      });
       bundledParser = await loadBundledParser(log);
     } catch (error) {
       log.error(`fencelint: could not load the lint plugins; no file will be linted.\n${error instanceof Error ? error.stack : String(error)}`);

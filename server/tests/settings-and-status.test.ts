@@ -120,6 +120,35 @@ describe('settings that change what is linted', () => {
     expect(diagnostics[0].range.start.line).toBe(6);
   });
 
+  it('checks fencelint.models against the settings schema: one message for a misspelt key, and the valid lock still counts', async () => {
+    const client = await start({
+      transport: 'stdio',
+      pull: true,
+      settings: { models: { tokenColum: 'epoch', locks: [{ id: 'acme-lease', packages: ['@acme/lease'], authorityExports: ['LeaseClient'], acquire: ['take'], relase: ['free'] }] } },
+    });
+    const code = [
+      "import { Pool } from 'pg';",
+      "import { LeaseClient } from '@acme/lease';",
+      'const pool = new Pool();',
+      'const leases = new LeaseClient();',
+      'export async function save(key: string, value: string) {',
+      '  const lease = await leases.take(key);',
+      "  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);",
+      '  await lease.release();',
+      '}',
+      '',
+    ].join('\n');
+    for (const name of ['a', 'b']) {
+      const uri = fileUri(`bad-models/${name}.ts`);
+      await client.open(uri, code);
+      expect(findings(await client.diagnostics(uri))).toHaveLength(1);
+    }
+    const said = client.logs.filter((l) => l.includes('settings.fencelint'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('`tokenColum` is not a setting (did you mean `tokenColumn`?)');
+    expect(said[0]).toContain('`locks[0].relase` is not a setting (did you mean `release`?)');
+  });
+
   it('ignores a setting of the wrong type with one log line and keeps linting', async () => {
     const client = await start({ transport: 'stdio', pull: true, settings: { run: 'sometimes', rules: { 'require-fence-condition': 'loud' } } });
     const uri = fileUri('bad-settings/save.ts');
