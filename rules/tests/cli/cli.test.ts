@@ -9,7 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AjvDraft04 from 'ajv-draft-04';
+import draft04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -69,7 +69,7 @@ export async function save(key: string, value: string) {
 `;
 
 function sarifValidator() {
-  const ajv = new AjvDraft04({ allErrors: true, strict: false });
+  const ajv = new draft04.default({ allErrors: true, strict: false });
   addFormats.default(ajv);
   return ajv.compile(JSON.parse(readFileSync(path.join(here, 'sarif-schema-2.1.0.json'), 'utf8')));
 }
@@ -126,6 +126,9 @@ export default [
     const log = JSON.parse(readFileSync(path.join(dir, 'fencelint.sarif'), 'utf8'));
     const validate = sarifValidator();
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    // The schema is the real thing: a level SARIF does not know, or a flow with no location, fails it.
+    expect(validate({ ...log, runs: [{ ...log.runs[0], results: [{ ...log.runs[0].results[0], level: 'fatal' }] }] })).toBe(false);
+    expect(validate({ ...log, runs: [{ ...log.runs[0], results: [{ ...log.runs[0].results[0], codeFlows: [{ threadFlows: [{ locations: [] }] }] }] }] })).toBe(false);
 
     const [sarifRun] = log.runs;
     const rule = sarifRun.tool.driver.rules.find((r: { id: string }) => r.id === 'fencelint/require-fence-condition');
