@@ -36,6 +36,31 @@ function takesTokenColumn(rule: Rule.RuleModule | undefined): boolean {
 }
 
 /**
+ * Rule entries that name a rule the plugin has, and one line for each that does not. ESLint
+ * throws on an unknown rule, which would take every diagnostic, hover and code action of the
+ * file with it; a misspelt name drops only its own entry.
+ */
+export function knownRuleEntries<T>(
+  plugins: LoadedPlugins,
+  entries: Record<string, T>,
+  where: string,
+): { entries: Record<string, T>; problems: string[] } {
+  const names = Object.keys(plugins.fencelint.rules ?? {});
+  const known: Record<string, T> = {};
+  const problems: string[] = [];
+  for (const [id, entry] of Object.entries(entries)) {
+    const name = id.replace(/^fencelint\//, '');
+    if (names.includes(name)) {
+      known[id] = entry;
+      continue;
+    }
+    const meant = plugins.closestName(name, names);
+    problems.push(`${where}: fencelint has no rule \`${name}\`${meant ? ` (did you mean \`${meant}\`?)` : ''}; that entry is ignored`);
+  }
+  return { entries: known, problems };
+}
+
+/**
  * The flat config for one document: the parser, the plugin's `recommended` rules, then
  * fencelint's options from the workspace's ESLint config (when opted in), then the editor
  * settings, which win. Only fencelint's rules and settings are ever taken from the workspace.

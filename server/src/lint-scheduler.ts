@@ -13,6 +13,12 @@ const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export class LintScheduler {
   private readonly queued = new Set<string>();
+  /**
+   * The report last published per document. `didOpen` also fires a content change, so one
+   * open schedules twice; the second lint returns the cached result, and publishing it again
+   * would only repeat the same diagnostics for the same version.
+   */
+  private readonly published = new Map<string, PublishDiagnosticsParams>();
 
   constructor(
     private readonly documents: TextDocuments<TextDocument>,
@@ -46,6 +52,14 @@ export class LintScheduler {
     const document = this.documents.get(uri);
     if (!report || !document) return;
     if (report.version !== undefined && report.version !== document.version) return;
+    const last = this.published.get(uri);
+    if (last && last.version === report.version && last.diagnostics === report.diagnostics) return;
+    this.published.set(uri, report);
     this.publish(report);
+  }
+
+  /** The document closed: its next open publishes afresh. */
+  forget(uri: string): void {
+    this.published.delete(uri);
   }
 }

@@ -5,7 +5,7 @@ import type { Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisSnapshot } from './file-analysis.js';
 import { toDiagnostic } from './diagnostics.js';
-import { buildLintConfig, LINTED_EXTENSIONS } from './lint-config.js';
+import { buildLintConfig, knownRuleEntries, LINTED_EXTENSIONS } from './lint-config.js';
 import type { LintEngine } from './lint-engine.js';
 import type { ParserChoice } from './parser-choice.js';
 import type { LoadedPlugins } from './plugin-loader.js';
@@ -56,6 +56,9 @@ function parserKey(choice: ParserChoice): string {
   return String(id);
 }
 
+/** The config of a file the workspace's ESLint config ignores: nothing runs on it. */
+const NOT_LINTED: Linter.Config[] = [];
+
 /** `fencelint/status`: lets a client show idle / linting / error and the last lint time. */
 export interface LintStatus {
   state: 'idle' | 'linting' | 'error';
@@ -70,6 +73,8 @@ export interface LintServiceOptions {
   onStatus: (status: LintStatus) => void;
   /** The parser of the bundled configuration (the fast parser unless it cannot load). */
   bundledParser?: ParserChoice;
+  /** A setting that was ignored (a misspelt rule name): shown once to the user. */
+  onProblem?: (problem: string) => void;
 }
 
 /**
@@ -115,13 +120,16 @@ export class LintService {
     return folders.sort((a, b) => b.length - a.length)[0] ?? path.dirname(filename);
   }
 
-  private async configFor(filename: string, settings: FencelintSettings): Promise<Linter.Config[]> {
+  /** The config for the file, or `'ignored'` when the workspace's own ESLint config does not lint it. */
+  private async configFor(filename: string, settings: FencelintSettings): Promise<Linter.Config[] | 'ignored'> {
     let workspace;
     let key = settingsKey(settings);
     if (settings.useWorkspaceConfig) {
       if (this.options.trusted) {
         const folder = this.folderOf(filename);
-        workspace = await this.workspaceConfig.optionsFor(filename, folder);
+        const options = await this.workspaceConfig.optionsFor(filename, folder);
+        if (options === 'ignored') return 'ignored';
+        workspace = options;
         const parser = workspace?.parser;
         key += `\0${folder}\0${JSON.stringify(workspace ? { ...workspace, parser: parser && { key: parserKey(parser), options: parser.parserOptions } } : null)}`;
       } else {
@@ -130,6 +138,11 @@ export class LintService {
     }
     let config = this.configs.get(key);
     if (!config) {
+      const own = knownRuleEntries(this.plugins, settings.rules, 'fencelint.rules');
+      const theirs = workspace && knownRuleEntries(this.plugins, workspace.rules, 'the workspace ESLint config');
+      for (const problem of [...own.problems, ...(theirs?.problems ?? [])]) this.options.onProblem?.(problem);
+      settings = { ...settings, rules: own.entries };
+      if (workspace && theirs) workspace = { ...workspace, rules: theirs.entries };
       config = buildLintConfig(this.plugins, settings, workspace, this.withCollector, this.options.bundledParser);
       this.configs.set(key, config);
     }
@@ -147,7 +160,9 @@ export class LintService {
     const settings = await this.settingsFor(first.uri);
     const filename = lintFilename(first);
     if (!filename) return undefined;
-    const config = settings.enable ? await this.configFor(filename, settings) : [];
+    const chosen = settings.enable ? await this.configFor(filename, settings) : [];
+    const ignored = chosen === 'ignored';
+    const config = ignored ? NOT_LINTED : chosen;
     const document = current();
     if (!document) return undefined;
     const cached = this.results.get(document.uri);
@@ -157,7 +172,9 @@ export class LintService {
     const result: LintResult = {
       uri: document.uri, version: document.version, text, filename, settings, config, messages: [], diagnostics: [], analysis: undefined,
     };
-    if (settings.enable) {
+    if (ignored) {
+      this.log.once(`ignored:${document.uri}`, `fencelint: ${document.uri} is not linted: the workspace's ESLint config ignores it.`, 'info');
+    } else if (settings.enable) {
       this.options.onStatus({ state: 'linting', uri: document.uri });
       const started = performance.now();
       const outcome = this.engine.lint(text, filename, config);
@@ -194,7 +211,7 @@ export class LintService {
 
   /** Text with all autofixes (and, per setting, suggestions) applied; undefined when nothing can be fixed. */
   fixedText(result: LintResult): string | undefined {
-    if (!result.settings.enable) return undefined;
+    if (!result.settings.enable || result.config === NOT_LINTED) return undefined;
     return this.engine.fixAll(result.text, result.filename, result.config, result.settings.fixAll.includeSuggestions);
   }
 }

@@ -40,6 +40,8 @@ export interface LoadedPlugins {
   findCheckThenWrites: FindCheckThenWrites | undefined;
   projectGraph: ProjectGraph | undefined;
   onSettingsProblems: OnSettingsProblems | undefined;
+  /** The known name closest to a misspelt one (`closestName` of the core). */
+  closestName: (name: string, known: readonly string[]) => string | undefined;
   extra: ExtraPlugin[];
 }
 
@@ -86,6 +88,7 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
   let findCheckThenWrites: FindCheckThenWrites | undefined;
   let projectGraph: ProjectGraph | undefined;
   let onSettingsProblems: OnSettingsProblems | undefined;
+  let closestName: LoadedPlugins['closestName'] = () => undefined;
   try {
     // @ts-ignore -- as above.
     const core = (await import('eslint-plugin-fencelint/core')) as Record<string, unknown>;
@@ -96,6 +99,7 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
       projectGraph = graph as ProjectGraph;
     }
     if (typeof core.onSettingsProblems === 'function') onSettingsProblems = core.onSettingsProblems as OnSettingsProblems;
+    if (typeof core.closestName === 'function') closestName = core.closestName as LoadedPlugins['closestName'];
   } catch {
     // The core is optional for the server: without it, diagnostics carry no related locations.
   }
@@ -112,5 +116,5 @@ export async function loadPlugins(env: NodeJS.ProcessEnv = process.env): Promise
     extra.push({ namespace, plugin, source });
   }
 
-  return { fencelint, recommendedRules, docsUrls, getFileAnalysis, findCheckThenWrites, projectGraph, onSettingsProblems, extra };
+  return { fencelint, recommendedRules, docsUrls, getFileAnalysis, findCheckThenWrites, projectGraph, onSettingsProblems, closestName, extra };
 }

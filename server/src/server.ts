@@ -74,14 +74,18 @@ export function startServer(connection: Connection): void {
   let sync: ProjectSync | undefined;
   let workspaceFolders: string[] = [];
 
+  /** A setting that was ignored: one log line and one warning in the editor, per distinct text. */
+  const warnOnce = (message: string) => {
+    const text = message.startsWith('fencelint: ') ? message : `fencelint: ${message}`;
+    if (log.once(`ignored:${text}`, text)) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: text });
+  };
+
   const ready = (async () => {
     try {
       plugins = await loadPlugins();
       // A wrong `fencelint.models` (or workspace `settings.fencelint`) is said once, in the
       // editor, instead of on the server's stderr.
-      plugins.onSettingsProblems?.((message) => {
-        if (log.once(`models:${message}`, message)) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message });
-      });
+      plugins.onSettingsProblems?.((message) => warnOnce(message));
       bundledParser = await loadBundledParser(log);
     } catch (error) {
       log.error(`fencelint: could not load the lint plugins; no file will be linted.\n${error instanceof Error ? error.stack : String(error)}`);
@@ -111,6 +115,7 @@ export function startServer(connection: Connection): void {
         workspaceFolders: () => workspaceFolders,
         onStatus: (status) => void connection.sendNotification(STATUS_NOTIFICATION, status),
         bundledParser,
+        onProblem: warnOnce,
       }, collector);
     };
     const serviceReady = initService().then((s) => {
@@ -242,6 +247,7 @@ export function startServer(connection: Connection): void {
     service?.forget(event.document.uri);
     savedVersions.delete(event.document.uri);
     settingsStoreRef?.forget(event.document.uri);
+    scheduler?.forget(event.document.uri);
     if (!pullDiagnostics) void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 

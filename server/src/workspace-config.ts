@@ -15,7 +15,11 @@ export class WorkspaceConfigLoader {
 
   constructor(private readonly log: ServerLog) {}
 
-  async optionsFor(filename: string, folder: string): Promise<WorkspaceFencelintOptions | undefined> {
+  /**
+   * `'ignored'` when the workspace config does not lint the file (its `ignores`, or no `files`
+   * entry matches): `eslint` gives it no finding, so neither does the editor.
+   */
+  async optionsFor(filename: string, folder: string): Promise<WorkspaceFencelintOptions | 'ignored' | undefined> {
     let engine = this.engines.get(folder);
     if (!engine) {
       engine = new ESLint({ cwd: folder });
@@ -29,7 +33,7 @@ export class WorkspaceConfigLoader {
       this.log.once(`workspace-config:${folder}:${reason}`, `Could not load the ESLint config of ${folder} (${reason}); using fencelint's bundled defaults.`);
       return undefined;
     }
-    if (!config) return undefined;
+    if (!config) return 'ignored';
     const rules: Record<string, Linter.RuleEntry> = {};
     for (const [id, entry] of Object.entries(config.rules ?? {})) {
       if (id.startsWith('fencelint/') && entry !== undefined) rules[id] = entry;

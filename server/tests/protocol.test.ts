@@ -151,6 +151,21 @@ export async function save(id: string, snippet: string) {
     expect(findings(await client.diagnostics(uri))).toEqual([]);
   });
 
+  it('publishes once per version: an open is one report, not two', async () => {
+    const client = await start({ transport: 'stdio', pull: false });
+    const uri = fileUri('once/save.ts');
+    await client.open(uri, BUGGY_SAVE);
+    expect(findings(await client.diagnostics(uri))).toHaveLength(1);
+    // Reports come in order: once the next document's report is in, a repeat of the first would be too.
+    const next = fileUri('once/other.ts');
+    await client.open(next, BUGGY_SAVE);
+    await client.diagnostics(next);
+    await client.replace(next, `${BUGGY_SAVE}\n`);
+    await client.diagnostics(next);
+    expect(client.pushedReports(uri).map((r) => r.version)).toEqual([1]);
+    expect(client.pushedReports(next).map((r) => r.version)).toEqual([1, 2]);
+  });
+
   it('lints the newest version after a burst of edits and never publishes an older one after a newer one', async () => {
     const client = await start({ transport: 'stdio', pull: false });
     const uri = fileUri('burst/save.ts');

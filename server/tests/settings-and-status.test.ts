@@ -80,6 +80,35 @@ describe('settings that change what is linted', () => {
     expect(findings(await trusted.diagnostics(uri))).toHaveLength(1);
   });
 
+  it("honours the workspace config's ignores and files: a file eslint does not lint gets no diagnostics", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'fencelint-ls-ignores-'));
+    folders.push(folder);
+    writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'ws', private: true, type: 'module' }));
+    writeFileSync(
+      path.join(folder, 'eslint.config.js'),
+      [
+        "import fencelint from 'eslint-plugin-fencelint';",
+        'export default [',
+        "  { ignores: ['src/generated/**'] },",
+        "  { ...fencelint.configs.recommended, files: ['src/**/*.ts'] },",
+        '];',
+        '',
+      ].join('\n'),
+    );
+    symlinkSync(repoNodeModules, path.join(folder, 'node_modules'), 'dir');
+    const client = await start({ transport: 'stdio', pull: true, settings: { useWorkspaceConfig: true }, initializationOptions: { trusted: true } });
+    const reported: Record<string, number> = {};
+    for (const file of ['src/save.ts', 'src/generated/save.ts', 'scripts/save.ts']) {
+      mkdirSync(path.dirname(path.join(folder, file)), { recursive: true });
+      writeFileSync(path.join(folder, file), BUGGY_SAVE);
+      const uri = pathToFileURL(path.join(folder, file)).href;
+      await client.open(uri, BUGGY_SAVE);
+      reported[file] = findings(await client.diagnostics(uri)).length;
+    }
+    expect(reported).toEqual({ 'src/save.ts': 1, 'src/generated/save.ts': 0, 'scripts/save.ts': 0 });
+    expect(client.logs.filter((l) => l.includes("the workspace's ESLint config ignores it"))).toHaveLength(2);
+  });
+
   it('passes fencelint.tokenColumn to the rules: the quick fix compares and stores that column', async () => {
     const client = await start({ transport: 'stdio', pull: true, settings: { tokenColumn: 'lease_generation' } });
     const uri = fileUri('token-column/save.ts');
@@ -147,6 +176,20 @@ describe('settings that change what is linted', () => {
     expect(said).toHaveLength(1);
     expect(said[0]).toContain('`tokenColum` is not a setting (did you mean `tokenColumn`?)');
     expect(said[0]).toContain('`locks[0].relase` is not a setting (did you mean `release`?)');
+  });
+
+  it('drops a misspelt rule name in fencelint.rules with one warning; the other entries and every diagnostic stay', async () => {
+    const client = await start({ transport: 'stdio', pull: true, settings: { rules: { 'require-fence-conditon': 'off', 'fencelint/no-clock-tokn': 'warn' } } });
+    for (const name of ['a', 'b']) {
+      const uri = fileUri(`misspelt-rule/${name}.ts`);
+      await client.open(uri, BUGGY_SAVE);
+      expect(findings(await client.diagnostics(uri))).toHaveLength(1);
+    }
+    const said = client.logs.filter((l) => l.includes('has no rule'));
+    expect(said).toEqual([
+      'fencelint: fencelint.rules: fencelint has no rule `require-fence-conditon` (did you mean `require-fence-condition`?); that entry is ignored',
+      'fencelint: fencelint.rules: fencelint has no rule `no-clock-tokn` (did you mean `no-clock-token`?); that entry is ignored',
+    ]);
   });
 
   it('ignores a setting of the wrong type with one log line and keeps linting', async () => {

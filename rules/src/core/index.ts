@@ -11,7 +11,7 @@ export { readSqlCall, isProtectedWrite, judgeWrite } from './sinks/sql-writes.js
 export type { SqlCall, WriteVerdict } from './sinks/sql-writes.js';
 export { lockModels, tokenColumnSetting, onSettingsProblems } from './settings.js';
 export type { FencelintSettings, SettingsProblemHandler } from './settings.js';
-export { validateSettings, SETTINGS_SCHEMA } from './settings-schema.js';
+export { validateSettings, closestName, SETTINGS_SCHEMA } from './settings-schema.js';
 export { walk, unwrap, memberName, calleeName, receiverPath } from './ast.js';
 export { findCheckThenWrites } from './verdicts/check-then-write.js';
 export type { CheckThenWrite } from './verdicts/check-then-write.js';
