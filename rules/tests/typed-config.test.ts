@@ -33,11 +33,12 @@ async function lintWith(config: Linter.Config | Linter.Config[], cwd: string): P
 }
 
 describe('typed configs', () => {
-  it('eslint.config.ts type-checks with defineConfig, tseslint.config, extends and ESLint.Plugin', () => {
+  // A whole-program type check of typescript-eslint's and ESLint's types: slow on a busy machine.
+  it('eslint.config.ts type-checks with defineConfig, tseslint.config, extends and ESLint.Plugin', { timeout: 240_000 }, () => {
     expect(typeErrors([join(fixture, 'eslint.config.ts')])).toEqual([]);
   });
 
-  it('the type check can fail: a wrong config is an error', () => {
+  it('the type check can fail: a wrong config is an error', { timeout: 240_000 }, () => {
     mkdirSync(work, { recursive: true });
     const wrong = join(work, 'wrong.config.ts');
     writeFileSync(
