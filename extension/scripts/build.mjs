@@ -40,4 +40,8 @@ for (const file of readdirSync(serverBundle)) {
   // parser.<platform>.node: the fast parser's native oxc binding for the build's platform (optional).
   if (SERVER_FILES.includes(file) || file.endsWith('.map') || /^parser\..+\.node$/.test(file)) cpSync(join(serverBundle, file), join(dist, file));
 }
+// The docs pages, so "Show documentation" opens the page of this very version, offline too.
+const docs = resolve(root, '../rules/docs');
+cpSync(join(docs, 'rules'), join(dist, 'docs/rules'), { recursive: true });
+cpSync(join(docs, 'settings.md'), join(dist, 'docs/settings.md'));
 console.log(`extension build: dist/client.js and the server bundle (${SERVER_FILES.join(', ')}) are in ${dist}`);

@@ -55,7 +55,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('fencelint.lintWorkspace', () => workspaceLinter.run()),
     vscode.commands.registerCommand('fencelint.showTokenFlow', () => showTokenFlow(client)),
     vscode.commands.registerCommand('fencelint.restartServer', restart),
-    vscode.commands.registerCommand('fencelint.openRuleDocumentation', openRuleDocumentation),
+    vscode.commands.registerCommand('fencelint.openRuleDocumentation', () => openRuleDocumentation(context)),
     vscode.commands.registerCommand('fencelint.showOutput', () => output.show(true)),
     vscode.commands.registerCommand('fencelint.runtimeCheck', (uri?: vscode.Uri, line?: number) => runtimeCheck(output, uri, line)),
     vscode.languages.registerCodeActionsProvider(RUNTIME_CHECK_SELECTOR, new RuntimeCheckActions()),

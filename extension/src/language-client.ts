@@ -7,7 +7,8 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
-import { CONFIG_SECTION, type InitializationOptions, type StatusParams } from './protocol';
+import { openDocs } from './commands/open-rule-docs';
+import { CONFIG_SECTION, SHOW_DOCUMENTATION_COMMAND, type InitializationOptions, type StatusParams } from './protocol';
 
 /** The files the server lints; .mjs/.cjs carry the `javascript` language id, so match by name. */
 export const LINTED_FILES = '**/*.{ts,tsx,js,jsx,mjs,cjs}';
@@ -56,6 +57,13 @@ export function createLanguageClient(
     },
     diagnosticPullOptions: { onChange: true, onSave: true, filter: skipPull },
     middleware: {
+      // The server's "Show documentation" action: open the page bundled with this version
+      // (offline too) rather than asking the server to open a web page.
+      async executeCommand(command, args, next) {
+        const url = args[0];
+        if (command === SHOW_DOCUMENTATION_COMMAND && typeof url === 'string') return openDocs(context, url, vscode.Uri.parse(url));
+        return next(command, args);
+      },
       async provideDiagnostics(document, previousResultId, token, next) {
         const uri = (document instanceof vscode.Uri ? document : document.uri).toString();
         const started = performance.now();

@@ -27,4 +27,7 @@ export interface InitializationOptions {
 }
 
 export const CONFIG_SECTION = 'fencelint';
+/** The server's command behind a diagnostic's "Show documentation" action (server/src/code-actions.ts). */
+export const SHOW_DOCUMENTATION_COMMAND = 'fencelint.server.showDocumentation';
+
 export const RULE_DOCS_INDEX = 'https://github.com/fencelint/fencelint/tree/main/rules/docs/rules';

@@ -51,6 +51,14 @@ describe('extension manifest', () => {
     }
   });
 
+  it('ships the docs pages of this version, for "Show documentation" offline', () => {
+    const pages = readdirSync(join(root, '../rules/docs/rules'));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) expect(readFileSync(join(root, 'dist/docs/rules', page), 'utf8')).toBe(readFileSync(join(root, '../rules/docs/rules', page), 'utf8'));
+    expect(readFileSync(join(root, '.vscodeignore'), 'utf8')).toMatch(/^!dist\/docs\/\*\*$/m);
+    expect(sources).toContain("executeCommand('markdown.showPreview', page)");
+  });
+
   it('never registers a command id the server announces itself', () => {
     expect(sources).not.toContain("registerCommand('fencelint.server.");
   });
