@@ -79,4 +79,52 @@ export async function tick() {
     const results = await current.lint('daemon.ts');
     expect(findings(results.get('daemon.ts'))).toEqual(['10 fencelint/require-fence-condition']);
   });
+
+  describe('an advisory lock taken by a helper on the connection it is handed', () => {
+    const guards = `import type { Knex } from 'knex';
+
+export async function holdInvoiceLock(conn: Knex.Transaction, invoiceId: string): Promise<void> {
+  await conn.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [invoiceId]);
+}
+
+// Composes the helper above: the connection is still the caller's second argument.
+export async function holdCustomerLock(customerId: string, conn: Knex.Transaction): Promise<void> {
+  await holdInvoiceLock(conn, 'customer:' + customerId);
+}
+`;
+    const billing = (body: string) => `import knex from 'knex';
+import { holdInvoiceLock, holdCustomerLock } from './guards';
+const pool = knex({ client: 'pg' });
+
+export function settle(invoiceId: string, customerId: string) {
+  return pool.transaction(async (tx) => {
+${body}
+  });
+}
+`;
+
+    it('writes on that transaction are inside the lock: no finding', async () => {
+      current = project({
+        'guards.ts': guards,
+        'billing.ts': billing(`    await holdInvoiceLock(tx, invoiceId);
+    await tx('invoices').where({ id: invoiceId }).update({ state: 'SETTLED' });
+    await holdCustomerLock(customerId, tx);
+    await tx('customers').where({ id: customerId }).increment('settled', 1);`),
+      });
+      const results = await current.lint('billing.ts');
+      expect(findings(results.get('billing.ts'))).toEqual([]);
+    });
+
+    it('a write through the pool in the same callback is reported', async () => {
+      current = project({
+        'guards.ts': guards,
+        'billing.ts': billing(`    await holdInvoiceLock(tx, invoiceId);
+    await pool('invoices').where({ id: invoiceId }).update({ state: 'SETTLED' });`),
+      });
+      const results = await current.lint('billing.ts');
+      const messages = results.get('billing.ts') ?? [];
+      expect(findings(messages)).toEqual(['8 fencelint/require-fence-condition']);
+      expect(messages[0].message).toContain('holdInvoiceLock');
+    });
+  });
 });
