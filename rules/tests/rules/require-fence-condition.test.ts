@@ -1910,3 +1910,89 @@ export async function advance(streamId: string, offset: number, note: string) {
     },
   ],
 });
+
+// Redis commands beyond plain overwrites: a trim by the count this holder read, members removed,
+// promisified callback clients (`<command>Async`) and commands queued on a MULTI.
+ruleTester.run('require-fence-condition: Redis state changes', rule, {
+  valid: [
+    {
+      name: 'appends, counters and a whole-key cache delete under the lock are not reported',
+      code: `import Redlock from 'redlock';
+import Redis from 'ioredis';
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+export async function record(feed: string, item: string) {
+  await redlock.using([\`feed:\${feed}\`], 5000, async () => {
+    await redis.rpush(\`feed:\${feed}\`, item);
+    await redis.incr(\`feed:\${feed}:count\`);
+    await redis.del(\`feed:\${feed}:rendered\`);
+  });
+}`,
+    },
+    {
+      name: 'a GET through a promisified client is a read',
+      code: `import Redlock from 'redlock';
+import { createClient, RedisClient } from 'redis';
+class Seats {
+  private client: RedisClient = createClient();
+  private locks = new Redlock([this.client]);
+  async peek(hall: string) {
+    const lock = await this.locks.lock(\`hall:\${hall}\`, 2000);
+    try {
+      return await this.client.getAsync(\`hall:\${hall}:free\`);
+    } finally {
+      await lock.unlock();
+    }
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'LTRIM by the number of entries this holder drained: a late trim drops entries it never read',
+      code: `import Redlock from 'redlock';
+import Redis from 'ioredis';
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+export async function drain(queue: string, sink: (xs: string[]) => Promise<void>) {
+  await redlock.using([\`drain:\${queue}\`], 5000, async () => {
+    const batch = await redis.lrange(queue, 0, 99);
+    await sink(batch);
+    await redis.ltrim(queue, batch.length, -1);
+    await redis.srem('queues:busy', queue);
+  });
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 9 },
+        { messageId: 'missingFenceNoToken', line: 10 },
+      ],
+    },
+    {
+      name: "redlock's older lock()/unlock() with a promisified node-redis client and a MULTI",
+      code: `import Redlock from 'redlock';
+import { RedisClient } from 'redis';
+export class Seats {
+  private locks: Redlock;
+  constructor(private client: RedisClient) {
+    this.locks = new Redlock([client]);
+  }
+  async take(hall: string, seat: string, guest: string) {
+    const lock = await this.locks.lock(\`hall:\${hall}\`, 2000);
+    try {
+      const taken = await this.client.hgetallAsync(\`hall:\${hall}\`);
+      if (taken?.[seat]) return false;
+      await this.client.hsetAsync(\`hall:\${hall}\`, seat, guest);
+      await this.client.multi().sadd(\`guest:\${guest}\`, seat).hmset(\`seat:\${seat}\`, { guest }).execAsync();
+      return true;
+    } finally {
+      await lock.unlock();
+    }
+  }
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 13 },
+        { messageId: 'missingFenceNoToken', line: 14 },
+      ],
+    },
+  ],
+});

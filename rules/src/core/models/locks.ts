@@ -117,7 +117,7 @@ export const LOCK_MODELS: readonly LockModel[] = [
 
 /** Redis clients, for `SET key id NX PX ttl` locks. */
 export const REDIS_CLIENT_PACKAGES = ['ioredis', 'redis', '@redis/client', 'iovalkey', '@valkey/client'];
-export const REDIS_CLIENT_EXPORTS = ['default', 'Redis', 'Cluster', 'createClient', 'createCluster'];
+export const REDIS_CLIENT_EXPORTS = ['default', 'Redis', 'Cluster', 'createClient', 'createCluster', 'RedisClient'];
 export const REDIS_SET_NX_ADVICE = `a Redis key set with NX carries no fence token: ${DURABLE_COUNTER}`;
 
 export const ADVISORY_LOCK_FUNCTIONS = ['pg_advisory_lock', 'pg_try_advisory_lock', 'pg_advisory_xact_lock', 'pg_try_advisory_xact_lock'];

@@ -409,12 +409,18 @@ export const SINK_MODELS: readonly SinkModel[] = [
     family: 'redis',
     packages: ['ioredis', 'redis', '@redis/client', 'iovalkey', '@valkey/client'],
     clientExports: ['default', 'Redis', 'Cluster', 'createClient', 'createCluster'],
-    clientTypes: ['Redis', 'Cluster', 'RedisClientType', 'RedisClusterType'],
+    // `RedisClient`: node-redis 3's class, often promisified (`hsetAsync`, see `PROMISIFIED_SUFFIX`).
+    clientTypes: ['Redis', 'Cluster', 'RedisClientType', 'RedisClusterType', 'RedisClient'],
     clientFactories: ['connect', 'duplicate', 'multi', 'pipeline'],
     clientCallbacks: [],
-    // Plain commands overwrite; appends (LPUSH, XADD) and counters are not overwrites.
+    // Plain commands that overwrite, or remove what a newer holder may have put back (a trim by
+    // the count this holder read, a member removed); appends (LPUSH, XADD), counters and whole-key
+    // deletes (cache invalidation, safe whenever it lands) are not reported.
     conditionStyle: 'script',
-    writes: ['set', 'hset', 'hmset', 'mset', 'setex', 'psetex', 'hSet', 'mSet', 'setEx', 'pSetEx', 'json.set'].map((method) => ({ method, kind: 'replace' as const })),
+    writes: [
+      ...['set', 'hset', 'hmset', 'mset', 'setex', 'psetex', 'hSet', 'mSet', 'setEx', 'pSetEx', 'hmSet', 'json.set', 'lset', 'lSet'].map((method) => ({ method, kind: 'replace' as const })),
+      ...['ltrim', 'lTrim', 'lrem', 'lRem', 'srem', 'sRem', 'zrem', 'zRem', 'zremrangebyscore', 'zRemRangeByScore', 'zremrangebyrank', 'zRemRangeByRank', 'hdel', 'hDel'].map((method) => ({ method, kind: 'delete' as const })),
+    ],
     result: { type: 'reply' },
     fence: { compare: "if tonumber(redis.call('get', KEYS[2]) or '0') < tonumber(ARGV[2]) then", store: "redis.call('set', KEYS[2], ARGV[2])" },
   },

@@ -67,6 +67,19 @@ export function sinkModelOfKind(kind: ReceiverKind | undefined): SinkModel | und
 
 const MAX_RESOLVE_DEPTH = 4;
 
+/** The `multi()`/`pipeline()` call an expression is, or that it is a command chained on. */
+function redisBatchRoot(node: Node): TSESTree.CallExpression | undefined {
+  let current = unwrap(node);
+  for (let i = 0; i < 40 && current.type === AST_NODE_TYPES.CallExpression; i++) {
+    const method = calleeName(current);
+    if (method === 'multi' || method === 'pipeline' || method === 'batch') return current;
+    const object = calleeObject(current);
+    if (!object) return undefined;
+    current = unwrap(object);
+  }
+  return undefined;
+}
+
 export class ReceiverTable {
   private readonly kinds = new Map<string, ReceiverKind>();
   /** Same-file functions by name (`getClient`, `this.db`), to see what they return. */
@@ -115,12 +128,19 @@ export class ReceiverTable {
         const object = calleeObject(node);
         const method = calleeName(node);
         if (object && method) {
+          // Long command chains on a batch: resolve the batch's own receiver, not every link.
+          const root = redisBatchRoot(object);
+          const rootObject = root && root !== unwrap(object) ? calleeObject(root) : undefined;
+          const rootKind = rootObject && this.kindOf(rootObject, depth + 1);
+          if (rootKind?.type === 'redis') return rootKind;
           const objectKind = this.kindOf(object, depth + 1);
           if (objectKind?.type === 'authority' && objectKind.model.lockFactory.includes(method)) {
             return { type: 'lockObject', model: objectKind.model };
           }
           // Builder calls on a lock object keep it one (etcd3 `client.lock(k).ttl(5)`).
           if (objectKind?.type === 'lockObject' && !objectKind.model.objectAcquire.includes(method)) return objectKind;
+          // A command queued on a Redis transaction or pipeline returns it (`multi().sadd(...).hmset(...)`).
+          if (objectKind?.type === 'redis' && redisBatchRoot(object)) return objectKind;
           const model = sinkModelOfKind(objectKind);
           // `await pool.connect()`, `db.collection('x')`, `dataSource.getRepository(User)`, `createClient().connect()`.
           if (model && model.clientFactories.includes(method)) return this.factoryResult(model, method);

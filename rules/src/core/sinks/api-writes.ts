@@ -30,11 +30,18 @@ const REDIS = sinkModel('redis');
 const FETCH = sinkModel('fetch');
 const AXIOS = sinkModel('axios');
 const S3 = sinkModel('s3');
-/** Redis commands that overwrite a key's value (the catalog's Redis writes), in either case. */
+/** Redis commands that overwrite or remove state (the catalog's Redis writes), in either case. */
 const REDIS_OVERWRITES = new Set(REDIS.writes.map((w) => w.method.toLowerCase()));
 const HTTP_VERBS = new Set([...FETCH.writes, ...AXIOS.writes].map((w) => w.method.toLowerCase()));
 const S3_COMMANDS = new Set(S3.writes.map((w) => w.method));
 const FENCE_HEADER = /fenc|if-match|generation|epoch|lease|token/i;
+/** bluebird's `promisifyAll` adds `<command>Async` to every method of a callback client. */
+const PROMISIFIED_SUFFIX = /(?<=[a-z])Async$/;
+
+/** The Redis command a method sends: `hsetAsync` is `hset`. */
+export function redisCommandOf(method: string): string {
+  return method.replace(PROMISIFIED_SUFFIX, '').toLowerCase();
+}
 
 
 export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpression, receivers: ReceiverTable, sourceText: (n: Node) => string): ApiWrite | undefined {
@@ -45,9 +52,9 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
   }
   const object = calleeObject(node);
   // Redis: only on a client we resolved through its import, never by name; NX writes are locks.
-  if (object && REDIS_OVERWRITES.has(method.toLowerCase()) && receivers.kindOf(object)?.type === 'redis') {
+  if (object && REDIS_OVERWRITES.has(redisCommandOf(method)) && receivers.kindOf(object)?.type === 'redis') {
     const hasNx = node.arguments.some((a) => staticString(a)?.toUpperCase() === 'NX' || (a.type === AST_NODE_TYPES.ObjectExpression && /\bNX\b/i.test(sourceText(a))));
-    if (hasNx || /^setnx$/i.test(method)) return undefined;
+    if (hasNx || /^setnx$/i.test(redisCommandOf(method))) return undefined;
     const key = node.arguments[0];
     return { node, api: 'redis', model: REDIS, keyText: key ? sourceText(key) : undefined };
   }
