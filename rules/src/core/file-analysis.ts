@@ -314,6 +314,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     program: ast,
     summaryOf: projectSummary,
     functionNamed: (name: string) => functions.named(name),
+    isInProcessLock: callees ? (n: Node) => callees.isInProcessLock(n) : undefined,
     locationOf: (n: Node) => locationOf(fileName, n),
   };
   let acquires = findAcquires(acquireInput);

@@ -11,7 +11,7 @@ import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import type { FileAnalysis, WriteReading } from './file-analysis.js';
 import type { AcquireSite } from './locks/acquires.js';
-import { GENERIC_RELEASE_METHOD } from './models/locks.js';
+import { GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
 import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey } from './modules/receivers.js';
@@ -301,6 +301,7 @@ class ModuleSummarizer implements ModuleBuilder {
     const className = node.id?.name ?? exportName;
     const statics = new Map<string, FunctionSummary>();
     const methods = new Map<string, FunctionSummary>();
+    const inProcessLocks = new Set(this.inProcessLockFields(node));
     // Methods of an imported base class, overridden by the class's own.
     if (node.superClass) {
       const base = unwrap(node.superClass);
@@ -310,6 +311,7 @@ class ModuleSummarizer implements ModuleBuilder {
         if (inherited?.kind === 'class') {
           for (const [k, v] of inherited.methods) methods.set(k, v);
           for (const [k, v] of inherited.statics) statics.set(k, v);
+          for (const f of inherited.inProcessLocks ?? []) inProcessLocks.add(f);
         }
       }
     }
@@ -322,7 +324,38 @@ class ModuleSummarizer implements ModuleBuilder {
       const summary = this.summarizeFunction(value, `${className}.${key}`);
       (member.static ? statics : methods).set(key, summary);
     }
-    return { kind: 'class', name: className, statics, methods };
+    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks] };
+  }
+
+  /** Whether a top-level name is imported from an in-process lock package (async-mutex, async-lock, ...). */
+  private fromInProcessLockPackage(name: string): boolean {
+    const decl = this.locals.get(name);
+    if (decl?.type !== AST_NODE_TYPES.ImportSpecifier && decl?.type !== AST_NODE_TYPES.ImportDefaultSpecifier && decl?.type !== AST_NODE_TYPES.ImportNamespaceSpecifier) return false;
+    return LOCAL_LOCK_PACKAGES.includes(String((decl.parent as TSESTree.ImportDeclaration).source.value));
+  }
+
+  /** Fields set to, or typed as, an in-process lock: `lock = new Mutex()`, `lock: Mutex`, `this.lock = new AsyncLock()`. */
+  private inProcessLockFields(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression): string[] {
+    const out: string[] = [];
+    const isLocal = (value: Node | null | undefined, annotation: TSESTree.TypeNode | undefined): boolean => {
+      const v = value && unwrap(value);
+      if (v?.type === AST_NODE_TYPES.NewExpression && v.callee.type === AST_NODE_TYPES.Identifier && this.fromInProcessLockPackage(v.callee.name)) return true;
+      return annotation?.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier && this.fromInProcessLockPackage(annotation.typeName.name);
+    };
+    for (const member of node.body.body) {
+      if (member.type === AST_NODE_TYPES.PropertyDefinition && !member.static) {
+        const key = propertyKeyName(member);
+        if (key && isLocal(member.value, member.typeAnnotation?.typeAnnotation)) out.push(key);
+      }
+      if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind === 'constructor') {
+        walk(member.value.body ?? member.value, this.sourceCode.visitorKeys, (n) => {
+          if (n.type !== AST_NODE_TYPES.AssignmentExpression || n.left.type !== AST_NODE_TYPES.MemberExpression || n.left.object.type !== AST_NODE_TYPES.ThisExpression) return;
+          const key = memberName(n.left);
+          if (key && isLocal(n.right, undefined)) out.push(key);
+        });
+      }
+    }
+    return out;
   }
 
   /** Which parameters of `fn` a value comes from: `key`, `lease.token`, `` `lock:${id}` ``, `String(t)`. */

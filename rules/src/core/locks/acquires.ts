@@ -206,6 +206,8 @@ export interface AcquireFinderInput {
   summaryOf?: (call: TSESTree.CallExpression) => FunctionSummary | undefined;
   /** A same-file function by name, for callbacks passed by name (`withLock(key, flush)`). */
   functionNamed?: (name: string) => FunctionNode | undefined;
+  /** Whether a receiver is an in-process lock held by another module's class (`activeDoc.triggersLock`). */
+  isInProcessLock?: (node: Node) => boolean;
   /** Where a node of this file is, in the shape summaries use. */
   locationOf?: (node: Node) => SourceLocation;
   /** The file, to tell a SET NX lease from a once-only marker by its key and value. */
@@ -241,6 +243,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   if (object) {
     const kind = input.receivers.kindOf(object);
     if (kind?.type === 'local' || kind?.type === 'knex') return undefined;
+    if (!kind && input.isInProcessLock?.(object)) return undefined;
     if (kind?.type === 'authority') {
       const { model } = kind;
       if (model.acquire.includes(method) && !callbackFor(model.acquireWithCallback, method, call)) {
@@ -269,7 +272,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   const leaseTable = head ? LEASE_TABLE_WRITE.exec(head) : null;
   if (leaseTable) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable[1].toLowerCase() };
   // `withLock(key, async () => { ... })`: the helper's name says the callback runs under a lock.
-  if (WITH_LOCK_FUNCTION.test(method)) {
+  if (WITH_LOCK_FUNCTION.test(method) && !wrapsInProcessLock(call, input)) {
     const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
     if (cb) return { library: 'custom', advice: CUSTOM_ADVICE, callback: cb };
   }
@@ -307,6 +310,23 @@ function passedCallback(specs: readonly CallbackMethod[], method: string, call: 
     return callback ? { ...base, callback } : { ...base, callbackArgument: arg };
   }
   return undefined;
+}
+
+/**
+ * A same-file helper named like a lock wrapper (`withDocLock(cb)`) whose body runs the callback
+ * under an in-process lock (async-mutex and the like, here or a field of another module's
+ * class): nothing in it can lapse, whatever its name says.
+ */
+function wrapsInProcessLock(call: TSESTree.CallExpression, input: AcquireFinderInput): boolean {
+  const callee = unwrap(call.callee);
+  const helper = callee.type === AST_NODE_TYPES.Identifier ? input.functionNamed?.(callee.name) : undefined;
+  if (!helper) return false;
+  return input.calls.some((inner) => {
+    if (!contains(helper.body.range, inner)) return false;
+    const object = calleeObject(inner);
+    if (!object) return false;
+    return input.receivers.kindOf(object)?.type === 'local' || (input.isInProcessLock?.(object) ?? false);
+  });
 }
 
 function callbackFor(specs: readonly CallbackMethod[], method: string, call: TSESTree.CallExpression): CallbackMethod | undefined {

@@ -159,6 +159,26 @@ export class ProjectCallees {
     return memberOf(owner, name);
   }
 
+  /**
+   * Whether `node` is a field of an instance of an imported class that holds an in-process
+   * lock (`activeDoc.triggersLock` with `triggersLock = new Mutex()` in ActiveDoc's module).
+   */
+  isInProcessLock(node: Node): boolean {
+    const n = unwrap(node);
+    if (n.type !== AST_NODE_TYPES.MemberExpression) return false;
+    const field = memberName(n);
+    if (!field) return false;
+    try {
+      const object = unwrap(n.object);
+      const key = receiverKey(object);
+      const binding = (key ? this.instances.get(key) : undefined) ?? (object.type === AST_NODE_TYPES.ThisExpression ? this.baseOf(n) : undefined);
+      const exported = binding && this.view.exportOfBinding(binding);
+      return exported?.kind === 'class' && (exported.inProcessLocks ?? []).includes(field);
+    } catch {
+      return false;
+    }
+  }
+
   /** The imported base class of the class `node` is in, if any. */
   private baseOf(node: Node): ImportBinding | undefined {
     for (let current = node.parent; current; current = current.parent) {

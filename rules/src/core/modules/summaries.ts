@@ -102,7 +102,14 @@ export interface FunctionSummary {
 export type ExportSummary =
   | { kind: 'function'; fn: FunctionSummary }
   /** A class: `statics` are called on the class, `methods` on its instances. */
-  | { kind: 'class'; name: string; statics: Map<string, FunctionSummary>; methods: Map<string, FunctionSummary> }
+  | {
+      kind: 'class';
+      name: string;
+      statics: Map<string, FunctionSummary>;
+      methods: Map<string, FunctionSummary>;
+      /** Instance fields holding an in-process lock (`triggersLock = new Mutex()` of async-mutex): no lease, nothing lapses. */
+      inProcessLocks?: string[];
+    }
   /** An object: an exported instance or object literal; `values` are its other members (nested objects, clients). */
   | { kind: 'object'; members: Map<string, FunctionSummary>; values?: Map<string, ExportSummary> }
   /** An export that is another module's export (`export { x } from './y'`, or an imported name exported again). */
