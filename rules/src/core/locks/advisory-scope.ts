@@ -72,6 +72,9 @@ export function sqlTextOf(node: SqlNode): string | undefined {
  */
 export function connectionOf(node: SqlNode | TSESTree.NewExpression): string | undefined {
   if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+    // drizzle's `tx.execute(sql`...`)`: the template only builds the query; the call runs it.
+    const runner = node.parent;
+    if (runner?.type === AST_NODE_TYPES.CallExpression && runner.arguments[0] === node) return connectionOf(runner);
     const tag = unwrap(node.tag);
     // Prisma's `tx.$executeRaw`...``: the client is the object.
     return tag.type === AST_NODE_TYPES.MemberExpression && /^\$/.test(memberName(tag) ?? '') ? receiverKey(tag.object) : receiverKey(tag);
@@ -145,14 +148,18 @@ function begunBefore(connection: string, at: Node, queries: readonly SqlNode[]):
   return queries.some((q) => q.range[1] <= at.range[0] && enclosingFunction(q) === fn && connectionOf(q) === connection && BEGIN.test(sqlTextOf(q) ?? ''));
 }
 
+/** How many functions a connection may be handed through, parameter to parameter. */
+const MAX_HANDOVER_DEPTH = 3;
+
 /** Same-file callers of a function, to follow a connection handed in as an argument. */
 export type CallersOf = (fn: FunctionNode) => readonly TSESTree.CallExpression[];
 
 /**
  * Whether the connection named `key` at `at` is the very binding the lock was taken on: the
- * same variable, or a parameter that every same-file caller fills with it (one level).
+ * same variable, or a parameter that every same-file caller fills with it (or with a parameter
+ * that is, in turn, a few levels).
  */
-function isLockBinding(lock: AdvisoryLock & { connection: string }, lockNode: Node, key: string, at: Node, sourceCode: SourceCode, callersOf: CallersOf | undefined): boolean {
+function isLockBinding(lock: AdvisoryLock & { connection: string }, lockNode: Node, key: string, at: Node, sourceCode: SourceCode, callersOf: CallersOf | undefined, depth = 0): boolean {
   const lockRoot = lock.connection.split('.')[0];
   const root = key.split('.')[0];
   if (lockRoot === 'this' || root === 'this') return sameConnection(lock.connection, key) && enclosingFunction(at) === enclosingFunction(lockNode);
@@ -162,13 +169,19 @@ function isLockBinding(lock: AdvisoryLock & { connection: string }, lockNode: No
   if (variable === lockVariable) return sameConnection(lock.connection, key);
   // `async function expire(trx) { await trx('tasks').update(...) }` called as `expire(trx)`.
   const def = variable.defs[0];
-  if (!callersOf || key !== root || def?.type !== 'Parameter' || !isFunctionNode(def.node)) return false;
-  const index = def.node.params.indexOf(def.name as TSESTree.Parameter);
+  if (!callersOf || def?.type !== 'Parameter' || !isFunctionNode(def.node)) return false;
+  // `client.featureFlag.upsert(...)` on a parameter `client` (with a default or not): the rest of the path stays.
+  const rest = key.slice(root.length);
+  const index = def.node.params.findIndex((p) => p.range[0] <= def.name.range[0] && def.name.range[1] <= p.range[1]);
   const callers = index >= 0 ? callersOf(def.node) : [];
   return callers.length > 0 && callers.every((call) => {
     const arg = call.arguments[index];
-    const argKey = arg && arg.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(arg) : undefined;
-    return argKey !== undefined && sameConnection(lock.connection, argKey) && ASTUtils.findVariable(sourceCode.getScope(call), argKey.split('.')[0]) === lockVariable;
+    const argRoot = arg && arg.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(arg) : undefined;
+    const argKey = argRoot === undefined ? undefined : argRoot + rest;
+    if (argKey === undefined || argRoot === undefined) return false;
+    if (sameConnection(lock.connection, argKey) && ASTUtils.findVariable(sourceCode.getScope(call), argRoot.split('.')[0]) === lockVariable) return true;
+    // Handed on through another function's parameter (`makeSetFlags(tx)` calling `makeSetFlag(client)`): a few levels.
+    return depth < MAX_HANDOVER_DEPTH && isLockBinding(lock, lockNode, argKey, call, sourceCode, callersOf, depth + 1);
   });
 }
 

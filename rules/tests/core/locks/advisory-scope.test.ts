@@ -127,4 +127,60 @@ ${body}
       expect(messages[0].message).toContain('holdInvoiceLock');
     });
   });
+
+  it("drizzle: a helper that runs the lock's SQL through the transaction it is handed (`tx.execute(sql`...`)`)", async () => {
+    current = project({
+      'locks.ts': `import { sql } from 'drizzle-orm';
+export function lockOrder(tx: any, orderId: string) {
+  return tx.execute(sql\`select pg_advisory_xact_lock(hashtext(\${orderId}))\`);
+}
+`,
+      'orders.ts': `import { eq } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { lockOrder } from './locks';
+import { orders, audit } from './schema';
+const db = drizzle(process.env.DATABASE_URL!);
+
+export async function cancel(orderId: string) {
+  return db.transaction(async (tx) => {
+    await lockOrder(tx, orderId);
+    await tx.update(orders).set({ state: 'CANCELLED' }).where(eq(orders.id, orderId));
+    await db.update(audit).set({ lastCancelled: orderId }).where(eq(audit.id, 1));
+  });
+}
+`,
+    });
+    const results = await current.lint('orders.ts');
+    expect(findings(results.get('orders.ts'))).toEqual(['11 fencelint/require-fence-condition']);
+  });
+
+  it('a transaction handed through two factories (with a default client) to the function that writes', async () => {
+    current = project({
+      'flags.ts': `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+
+export function makeSetFlag(client = prisma) {
+  return async (key: string, value: string) => {
+    await client.flag.upsert({ where: { key }, create: { key, value }, update: { value } });
+  };
+}
+
+export function makeSetFlags(client = prisma) {
+  const setFlag = makeSetFlag(client);
+  return async (flags: Record<string, string>) => {
+    for (const [key, value] of Object.entries(flags)) await setFlag(key, value);
+  };
+}
+
+export async function flipAll(flags: Record<string, string>) {
+  return prisma.$transaction(async (tx) => {
+    await tx.$executeRaw\`SELECT pg_advisory_xact_lock(hashtext('flags'))\`;
+    await makeSetFlags(tx)(flags);
+  });
+}
+`,
+    });
+    const results = await current.lint('flags.ts');
+    expect(findings(results.get('flags.ts'))).toEqual([]);
+  });
 });
