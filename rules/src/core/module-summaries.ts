@@ -496,8 +496,10 @@ class ModuleSummarizer implements ModuleBuilder {
     }
     if (site.library !== 'pg-advisory-lock' && !site.advisory) return undefined;
     const scope = site.advisory?.scope ?? (/_xact_/i.test(this.sourceCode.getText(site.node)) ? 'transaction' : 'session');
-    // The connection is the receiver of the query call, or the tag of a tagged template (postgres.js `tx\`...\``).
-    const connection = site.node.type === AST_NODE_TYPES.CallExpression ? calleeObject(site.node) : site.node.tag;
+    // The connection is the receiver of the query call, or the tag of a tagged template (postgres.js `tx\`...\``),
+    // or the receiver of the call a template is handed to (drizzle's `tx.execute(sql\`...\`)`).
+    const runner = site.node.type === AST_NODE_TYPES.TaggedTemplateExpression && site.node.parent?.type === AST_NODE_TYPES.CallExpression && site.node.parent.arguments[0] === site.node ? site.node.parent : undefined;
+    const connection = site.node.type === AST_NODE_TYPES.CallExpression ? calleeObject(site.node) : runner ? calleeObject(runner) : site.node.tag;
     if (!connection) return undefined;
     const arg = this.directParam(connection, fn);
     if (arg !== undefined) return { arg, scope };
