@@ -527,3 +527,148 @@ export function acquire(key: string) {
     },
   ],
 });
+
+const pgOnly = `import { Pool } from 'pg';
+const pool = new Pool();
+`;
+
+ruleTester.run('no-clock-token: every clock, random and time-ordered source, in every token position', rule, {
+  valid: [
+    {
+      name: 'Math.floor(Date.now()/1000) for a JWT iat',
+      code: `export function claims(sub: string) {
+  return { sub, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 };
+}`,
+    },
+    {
+      name: 'nanoid for a request id',
+      code: `import { nanoid } from 'nanoid';
+export function requestId() { return { requestId: nanoid() }; }`,
+    },
+    {
+      name: 'clock for lease expiry in a write condition',
+      code: `${pgOnly}export async function renew(key: string, owner: string, fenceToken: number) {
+  await pool.query('UPDATE leases SET expires_at = $3 WHERE resource_key = $1 AND owner = $2 AND fence_token = $4', [key, owner, new Date(Date.now() + 5000), fenceToken]);
+}`,
+    },
+    {
+      name: 'performance.now() for timing a write',
+      code: `${pgOnly}export async function save(key: string, value: string, fenceToken: number) {
+  const started = performance.now();
+  await pool.query('UPDATE t SET v = $1, fence_token = $3 WHERE k = $2 AND fence_token < $3', [value, key, fenceToken]);
+  console.log('took', performance.now() - started);
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'Math.floor(Date.now() / 1000) as the fence token',
+      code: `export function grant(owner: string) {
+  const fenceToken = Math.floor(Date.now() / 1000);
+  return { owner, fenceToken };
+}`,
+      errors: [{ messageId: 'clockToken', line: 2 }],
+    },
+    {
+      name: 'Date.now() * 1000 + seq as the token',
+      code: `let seq = 0;
+export function nextToken() {
+  seq = (seq + 1) % 1000;
+  const fencingToken = Date.now() * 1000 + seq;
+  return fencingToken;
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'performance.now() as the fence token',
+      code: `import { performance } from 'node:perf_hooks';
+export function grant(owner: string) {
+  return { owner, fenceToken: performance.now() };
+}`,
+      errors: [{ messageId: 'clockToken', line: 3 }],
+    },
+    {
+      name: 'process.hrtime() pair as a token',
+      code: `export function grant(owner: string) {
+  const [s, ns] = process.hrtime();
+  const fenceToken = s * 1e9 + ns;
+  return { owner, fenceToken };
+}`,
+      errors: [{ messageId: 'clockToken', line: 3 }],
+    },
+    {
+      name: 'nanoid as a fence token',
+      code: `import { nanoid } from 'nanoid';
+export function grant(owner: string) {
+  return { owner, fenceToken: nanoid() };
+}`,
+      errors: [{ messageId: 'randomToken', line: 3 }],
+    },
+    {
+      name: 'KSUID as a fence token',
+      code: `import KSUID from 'ksuid';
+export async function grant(owner: string) {
+  const fencingToken = (await KSUID.random()).string;
+  return { owner, fencingToken };
+}`,
+      errors: [{ messageId: 'clockToken', line: 3 }],
+    },
+    {
+      name: 'clock compared as the token in a write condition',
+      code: `${pgOnly}export async function save(key: string, value: string) {
+  await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2 AND fence_token < $3', [value, key, Date.now()]);
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'clock bound to the token column through a local',
+      code: `${pgOnly}export async function save(key: string, value: string) {
+  const now = Date.now();
+  await pool.query('UPDATE resource_state SET value = $1, fence_token = $3 WHERE resource_key = $2 AND fence_token < $3', [value, key, now]);
+}`,
+      errors: [{ messageId: 'clockToken', line: 5 }],
+    },
+    {
+      name: 'now() stored as the token',
+      code: `${pgOnly}export async function grant(key: string, owner: string) {
+  await pool.query("UPDATE leases SET owner = $2, fence_token = extract(epoch from clock_timestamp()) * 1000 WHERE resource_key = $1", [key, owner]);
+}`,
+      errors: [{ messageId: 'sqlClockToken', line: 4 }],
+    },
+    {
+      name: 'Date.now() assigned to this.token of a lease class',
+      code: `export class Lease {
+  fenceToken = 0;
+  constructor(readonly owner: string) {}
+  renew() { this.fenceToken = Date.now(); }
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'uuid v7 time-ordered id as token',
+      code: `import { v7 as uuidv7 } from 'uuid';
+export function grant(owner: string) {
+  const token = uuidv7();
+  return { owner, fenceToken: token };
+}`,
+      errors: [{ messageId: 'clockToken', line: 4 }],
+    },
+    {
+      name: 'BigInt(Date.now()) as token',
+      code: `export function grant(owner: string) {
+  return { owner, fenceToken: BigInt(Date.now()) };
+}`,
+      errors: [{ messageId: 'clockToken', line: 2 }],
+    },
+    {
+      name: 'Mongo filter compares a clock as the token',
+      code: `import { MongoClient } from 'mongodb';
+const docs = new MongoClient('mongodb://127.0.0.1').db('a').collection('docs');
+export async function save(id: string, body: string) {
+  const t = Date.now();
+  await docs.updateOne({ _id: id, fenceToken: { $lt: t } }, { $set: { body, fenceToken: t } });
+}`,
+      errors: [{ messageId: 'clockToken', line: 5 }, { messageId: 'clockToken', line: 5 }],
+    },
+  ],
+});

@@ -558,3 +558,141 @@ export class KeyLock {
     },
   ],
 });
+
+ruleTester.run('no-memory-token-counter: every in-memory shape: static fields, per-resource entries, closures, nested state, clock seeds', rule, {
+  valid: [
+    {
+      name: 'static counter for request ids',
+      code: `export class Tracer {
+  static next = 0;
+  span(name: string) { return { name, spanId: ++Tracer.next }; }
+}`,
+    },
+    {
+      name: 'this.state.count++ for UI',
+      code: `export class Counter {
+  private state = { count: 0 };
+  click() { this.state.count++; return this.state.count; }
+}`,
+    },
+    {
+      name: 'a Map of retry counts per resource',
+      code: `const retries = new Map<string, number>();
+export function onFailure(resource: string) {
+  retries.set(resource, (retries.get(resource) ?? 0) + 1);
+  return retries.get(resource);
+}`,
+    },
+    {
+      name: 'startup time recorded, not a counter',
+      code: `const startedAt = Date.now();
+export function uptime() { return { uptimeMs: Date.now() - startedAt }; }`,
+    },
+    {
+      name: 'counter seeded from the store at start-up',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+let fenceCounter = 0;
+export async function init() {
+  const { rows } = await pool.query('SELECT max(fence_token) AS t FROM leases');
+  fenceCounter = Number(rows[0].t);
+}
+export async function acquire(owner: string) {
+  const { rows } = await pool.query('UPDATE fence_authority SET token = token + 1 RETURNING token');
+  return { owner, fenceToken: rows[0].token };
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'Leader.next++ static field through the class name',
+      code: `export class Leader {
+  static next = 0;
+  elect(node: string) { return { node, epoch: ++Leader.next }; }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'this.state.token++',
+      code: `export class Authority {
+  private state = { token: 0, holder: '' };
+  acquire(owner: string) {
+    this.state.token++;
+    this.state.holder = owner;
+    return { owner, fenceToken: this.state.token };
+  }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 4 }],
+    },
+    {
+      name: 'counter seeded from the clock at start-up',
+      code: `let fenceCounter = Date.now();
+export function acquire(owner: string) {
+  fenceCounter += 1;
+  return { owner, fenceToken: fenceCounter };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'closure counter in a factory returning acquire',
+      code: `export function createAuthority() {
+  let generation = 0;
+  return { acquire: (owner: string) => ({ owner, generation: ++generation }) };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'module Map keyed per resource',
+      code: `const tokens = new Map<string, number>();
+export function acquire(resource: string, owner: string) {
+  const fenceToken = (tokens.get(resource) ?? 0) + 1;
+  tokens.set(resource, fenceToken);
+  return { resource, owner, fenceToken };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'module object keyed per resource with ++',
+      code: `const epochs: Record<string, number> = {};
+export function acquire(resource: string, owner: string) {
+  const epoch = (epochs[resource] = (epochs[resource] ?? 0) + 1);
+  return { resource, owner, epoch };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'static private field #counter',
+      code: `export class TokenIssuer {
+  static #counter = 0;
+  static issue() { return { fencingToken: ++TokenIssuer.#counter }; }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'class field seeded with process.hrtime.bigint',
+      code: `export class Authority {
+  private token = process.hrtime.bigint();
+  acquire(owner: string) { this.token += 1n; return { owner, fenceToken: this.token }; }
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'module object keyed per resource fenceToken',
+      code: `const tokens: Record<string, number> = {};
+export function acquire(resource: string, owner: string) {
+  const fenceToken = (tokens[resource] = (tokens[resource] ?? 0) + 1);
+  return { resource, owner, fenceToken };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+    {
+      name: 'module object ++ then read',
+      code: `const epochs: Record<string, number> = {};
+export function acquire(resource: string, owner: string) {
+  epochs[resource] = (epochs[resource] ?? 0) + 1;
+  return { resource, owner, epoch: epochs[resource] };
+}`,
+      errors: [{ messageId: 'memoryCounter', line: 3 }],
+    },
+  ],
+});

@@ -81,6 +81,14 @@ export const PACKAGE_CLOCK_SOURCES: readonly PackageClockSources[] = [
   { packages: ['uuid/v1'], exports: new Map([['default', { kind: 'time-id' }]]) },
   { packages: ['nanoid', 'nanoid/non-secure'], exports: new Map([['nanoid', { kind: 'random' }]]) },
   { packages: ['ulid', 'ulidx'], exports: new Map([['ulid', { kind: 'time-id' }]]) },
+  // KSUIDs start with a second-resolution timestamp: ordered per machine clock only.
+  {
+    packages: ['ksuid'],
+    exports: new Map([
+      ['default.random', { kind: 'time-id' }],
+      ['default.randomSync', { kind: 'time-id' }],
+    ]),
+  },
   { packages: ['@paralleldrive/cuid2'], exports: new Map([['createId', { kind: 'random' }]]) },
   { packages: ['cuid'], exports: new Map([['default', { kind: 'time-id' }]]) },
   { packages: ['shortid'], defaultIsNamespace: true, exports: new Map([['generate', { kind: 'random' }]]) },
@@ -112,6 +120,8 @@ export const VALUE_KEEPING_METHODS: ReadonlySet<string> = new Set([
   'getTime', 'valueOf', 'toString', 'toFixed', 'toPrecision', 'toISOString', 'toJSON', 'padStart', 'toUTCString',
   'readBigUInt64BE', 'readBigUInt64LE', 'readUInt32BE', 'readUInt32LE', 'readUIntBE', 'readBigInt64BE',
   'unix', 'toMillis', 'toSeconds', 'toUnixInteger', 'epochMilliseconds', 'epochNanoseconds',
+  // KSUID: `KSUID.randomSync().string`.
+  'string',
 ]);
 
 /** SQL functions that read the database clock. */

@@ -241,6 +241,8 @@ export class ValueFlow {
           return [];
         }
         case AST_NODE_TYPES.VariableDeclarator: {
+          // `const [seconds, nanos] = process.hrtime()`: each element keeps the source's nature.
+          if (p.init === cur && p.id.type === AST_NODE_TYPES.ArrayPattern) return this.readsOf(this.sourceCode.getDeclaredVariables(p), p.id, 0);
           if (p.init !== cur || p.id.type !== AST_NODE_TYPES.Identifier) return [];
           if (visit({ kind: 'binding', node: p, name: p.id.name })) return [];
           return this.readsOf(this.sourceCode.getDeclaredVariables(p), p.id, 0);
@@ -256,6 +258,11 @@ export class ValueFlow {
           if (left.type === AST_NODE_TYPES.MemberExpression) {
             const name = thisMemberName(left);
             if (name) visit({ kind: 'member', node: p, name, object: left.object });
+            // `const t = (tokens[key] = next)`: the assignment's own value goes on.
+            if (p.parent?.type !== AST_NODE_TYPES.ExpressionStatement) {
+              cur = p;
+              continue;
+            }
           }
           return [];
         }

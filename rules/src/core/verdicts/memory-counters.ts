@@ -10,6 +10,7 @@ import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/util
 import type { Scope, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, contains, enclosingFunction, memberName, propertyKeyName, unwrap, type Node } from '../ast.js';
 import { thisContainer, thisMemberName, type PlaceReach, type ValueFlow, type ValuePlace } from '../tokens/value-flow.js';
+import { GLOBAL_CLOCK_CALLS, VALUE_KEEPING_FUNCTIONS, VALUE_KEEPING_METHODS } from '../models/clock-sources.js';
 
 export interface MemoryCounter {
   /** The increment expression, where findings are reported. */
@@ -48,11 +49,38 @@ function stripDefault(node: Node): Node {
   return n;
 }
 
-/** A write that keeps the counter in memory: a literal, nothing, or the counter itself plus a step. */
+/**
+ * A start value read from the clock (`let next = Date.now()`, `process.hrtime.bigint()`): it
+ * loads nothing, and a restart after a clock step back repeats the tokens handed out before.
+ */
+function isClockSeed(node: Node): boolean {
+  let n = unwrap(node);
+  for (let i = 0; i < 4; i++) {
+    if ((n.type === AST_NODE_TYPES.CallExpression || n.type === AST_NODE_TYPES.NewExpression) && VALUE_KEEPING_FUNCTIONS.has(dottedName(n.callee) ?? '') && n.arguments[0]) n = unwrap(n.arguments[0]);
+    else if (n.type === AST_NODE_TYPES.CallExpression && n.callee.type === AST_NODE_TYPES.MemberExpression && VALUE_KEEPING_METHODS.has(memberName(n.callee) ?? '')) n = unwrap(n.callee.object);
+    else break;
+  }
+  if (n.type === AST_NODE_TYPES.NewExpression) return dottedName(n.callee) === 'Date' && n.arguments.length === 0;
+  if (n.type !== AST_NODE_TYPES.CallExpression) return false;
+  const source = GLOBAL_CLOCK_CALLS.get(dottedName(n.callee) ?? '');
+  return source?.kind === 'clock' && (!source.noArgs || n.arguments.length === 0);
+}
+
+function dottedName(node: Node): string | undefined {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name;
+  if (n.type === AST_NODE_TYPES.MemberExpression && !n.computed && n.property.type === AST_NODE_TYPES.Identifier) {
+    const object = dottedName(n.object);
+    return object && `${object}.${n.property.name}`;
+  }
+  return undefined;
+}
+
+/** A write that keeps the counter in memory: a literal, nothing, a clock seed, or the counter itself plus a step. */
 function isMemoryWrite(value: Node | null | undefined, sameTarget: (n: Node) => boolean, sourceCode?: SourceCode): boolean {
   if (!value) return true;
   const n = unwrap(value);
-  if (isNumberLiteral(n)) return true;
+  if (isNumberLiteral(n) || isClockSeed(n)) return true;
   // `const next = this.last + 1; ...; this.last = next`
   if (n.type === AST_NODE_TYPES.Identifier && sourceCode) {
     const def = variableOf(n, sourceCode)?.defs[0];
@@ -193,6 +221,28 @@ export function memoryCounterAt(node: Increment, sourceCode: SourceCode, flow: V
     const reads = (members.reads.get(name) ?? []).filter((r) => !contains(node, r) && !isWriteTarget(r) && !isSelfStep(r));
     return { node, label: `this.${name}`, name: name.replace(/^#/, ''), kind: 'instance', valueUsed, reads, loaded, identity: `i:${container.range[0]}:${name}` };
   }
+  // `this.state.token++` on a state object a class field starts as a literal.
+  if (object.type === AST_NODE_TYPES.MemberExpression && unwrap(object.object).type === AST_NODE_TYPES.ThisExpression) {
+    const container = thisContainer(node);
+    const holder = thisMemberName(object);
+    if (!container || !holder || container.type !== AST_NODE_TYPES.ClassBody) return undefined;
+    const field = container.body.find((m): m is TSESTree.PropertyDefinition => m.type === AST_NODE_TYPES.PropertyDefinition && !m.static && (m.key.type === AST_NODE_TYPES.PrivateIdentifier ? `#${m.key.name}` : propertyKeyName(m)) === holder);
+    const init = field?.value && unwrap(field.value);
+    if (init?.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    const prop = init.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === name);
+    const members = flow.thisMembers(container);
+    const text = sourceCode.getText(target);
+    const same = (n: Node) => n.type === AST_NODE_TYPES.MemberExpression && sourceCode.getText(n) === text;
+    const inner = (members.reads.get(holder) ?? []).map((r) => r.parent).filter((m): m is TSESTree.MemberExpression => m?.type === AST_NODE_TYPES.MemberExpression && memberName(m) === name);
+    // The whole state replaced (`this.state = loaded`) or the field assigned from elsewhere loads it.
+    const loaded =
+      members.bulkAssigned ||
+      !isMemoryWrite(prop?.value, same) ||
+      (members.writes.get(holder) ?? []).length > 0 ||
+      inner.some((m) => m.parent?.type === AST_NODE_TYPES.AssignmentExpression && m.parent.left === m && m.parent.operator === '=' && !isMemoryWrite(m.parent.right, same, sourceCode));
+    const reads = inner.filter((m) => !contains(node, m) && !isWriteTarget(m) && !isSelfStep(m));
+    return { node, label: `this.${holder}.${name}`, name, kind: 'instance', valueUsed, reads, loaded, identity: `s:${container.range[0]}:${holder}.${name}` };
+  }
   // `state.token++` on a module-level object literal; `LeaseManager.seq++` on a static field.
   if (object.type === AST_NODE_TYPES.Identifier) {
     const variable = variableOf(object, sourceCode);
@@ -201,7 +251,8 @@ export function memoryCounterAt(node: Increment, sourceCode: SourceCode, flow: V
     let initial: Node | null | undefined;
     if (def.type === 'ClassName') {
       const cls = def.node as TSESTree.ClassDeclaration;
-      const field = cls.body.body.find((m) => m.type === AST_NODE_TYPES.PropertyDefinition && m.static && propertyKeyName(m) === name) as TSESTree.PropertyDefinition | undefined;
+      // `static #counter = 0` is read as `Issuer.#counter`.
+      const field = cls.body.body.find((m) => m.type === AST_NODE_TYPES.PropertyDefinition && m.static && (m.key.type === AST_NODE_TYPES.PrivateIdentifier ? `#${m.key.name}` : propertyKeyName(m)) === name) as TSESTree.PropertyDefinition | undefined;
       if (!field) return undefined;
       initial = field.value;
     } else {
