@@ -429,7 +429,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!);
       if (viaCall) {
         // Handed the advisory lock's own transaction or session (`tasks.expire(trx)`): its writes go through it.
-        const bound = !viaCall.fenced && acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode) : undefined;
+        // Also for a helper's lock: `closeWatches(tx, id)` handed the transaction `lockChat(tx, id)` locked.
+        const session = acquire.lockedSession;
+        const handedSession = session && node.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && receiverKey(a) === session.key) ? session.scope : undefined;
+        const bound = viaCall.fenced ? undefined : acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode) : handedSession;
         writes.push(bound ? { ...viaCall, fenced: true, boundToLock: bound } : viaCall);
         continue;
       }

@@ -183,4 +183,34 @@ export async function flipAll(flags: Record<string, string>) {
     const results = await current.lint('flags.ts');
     expect(findings(results.get('flags.ts'))).toEqual([]);
   });
+
+  it("a function of another module handed the transaction a helper locked writes inside the lock; one given the pool does not", async () => {
+    current = project({
+      'locks.ts': `import type { Knex } from 'knex';
+export async function lockChat(trx: Knex.Transaction, chatId: string): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [chatId]);
+}
+`,
+      'watches.ts': `import type { Knex } from 'knex';
+export async function closeWatches(conn: Knex, chatId: string): Promise<number> {
+  return conn('watches').where({ chat_id: chatId, active: true }).update({ active: false });
+}
+`,
+      'chats.ts': `import knex from 'knex';
+import { lockChat } from './locks';
+import { closeWatches } from './watches';
+const db = knex({ client: 'pg' });
+
+export function deleteChat(chatId: string) {
+  return db.transaction(async (trx) => {
+    await lockChat(trx, chatId);
+    await closeWatches(trx, chatId);
+    await closeWatches(db, chatId);
+  });
+}
+`,
+    });
+    const results = await current.lint('chats.ts');
+    expect(findings(results.get('chats.ts'))).toEqual(['10 fencelint/require-fence-condition']);
+  });
 });
