@@ -10,6 +10,10 @@
 //   --mirrors DIR      where the git mirrors live, one <owner>+<name>/repo git dir per repository
 //                      (default: $FENCELINT_MIRRORS or /work/.mirror)
 //   --only a,b         lint only these entries of repos.json (by name)
+//   --set NAME         lint the entries of this set: "tuning" (entries without "set": the
+//                      applications the rules are improved against; the default unless --only
+//                      names entries), "holdout" (applications measured but never tuned
+//                      against), or "all". Scores are printed per set and overall
 //   --json FILE        write every finding, skip and score as JSON ("-" for stdout; the summary
 //                      then goes to stderr)
 //   --max-bytes N      skip source files larger than N bytes (default 1000000)
@@ -233,6 +237,7 @@ function parseArgs(argv) {
     expected: path.join(here, 'expected.json'),
     mirrors: process.env.FENCELINT_MIRRORS ?? '/work/.mirror',
     only: undefined,
+    set: undefined,
     json: undefined,
     maxBytes: 1_000_000,
     timeoutS: 900,
@@ -255,6 +260,7 @@ function parseArgs(argv) {
       case '--expected': { const v = value(); args.expected = v === 'none' ? undefined : path.resolve(v); break; }
       case '--mirrors': args.mirrors = path.resolve(value()); break;
       case '--only': args.only = new Set(value().split(',').map((s) => s.trim()).filter(Boolean)); break;
+      case '--set': args.set = value(); break;
       case '--json': { const v = value(); args.json = v === '-' ? '-' : path.resolve(v); break; }
       case '--max-bytes': args.maxBytes = positive(flag, value()); break;
       case '--timeout-s': args.timeoutS = positive(flag, value()); break;
@@ -269,7 +275,7 @@ function parseArgs(argv) {
         break;
       }
       case '--help': case '-h':
-        process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 24).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
+        process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 28).map((l) => l.replace(/^\/\/ ?/, '')).join('\n') + '\n');
         process.exit(0);
         break;
       default: fail(`unknown argument ${flag} (try --help)`);
@@ -311,6 +317,7 @@ function validRepos(data) {
     if (typeof r?.name !== 'string' || typeof r.repo !== 'string' || !/^[\w.-]+\/[\w.-]+$/.test(r.repo)) fail(`repos[${i}] needs "name" and "repo": "owner/name"`);
     if (typeof r.commit !== 'string' || !/^[0-9a-f]{40}$/.test(r.commit)) fail(`repos[${i}] (${r.name}) needs a 40-hex "commit"`);
     if (r.paths !== undefined && (!Array.isArray(r.paths) || r.paths.some((p) => typeof p !== 'string' || p.startsWith('/') || p.includes('..')))) fail(`repos[${i}] (${r.name}): "paths" must be relative paths inside the repository`);
+    if (r.set !== undefined && (typeof r.set !== 'string' || !/^[a-z][\w-]*$/.test(r.set))) fail(`repos[${i}] (${r.name}): "set" must be a lower-case name`);
     if (seen.has(r.name)) fail(`repos[${i}]: duplicate name ${r.name}`);
     seen.add(r.name);
   }
@@ -498,6 +505,9 @@ export function scoreRepo(result, truth, outOfScopeGlobs = []) {
   return { matched, alsoCorrect, missed, falsePositives, outOfScope };
 }
 
+/** The set an entry belongs to: the applications tuned against unless it names another. */
+export const setOf = (entry) => entry?.set ?? 'tuning';
+
 function ratio(n, d) {
   return d === 0 ? null : Math.round((n / d) * 1000) / 1000;
 }
@@ -611,6 +621,10 @@ function summarise(results, scoring, print) {
   const pct = (x) => (x === null ? 'n/a' : x.toFixed(2));
   print('');
   print(`  overall: precision ${pct(t.precision)} (${t.truePositives} correct of ${t.truePositives + t.falsePositives} scored findings), recall ${pct(t.recall)} (${t.found} of ${t.due} due); recall on correctness locks only ${pct(t.recallCorrectnessLocks)}; critical sections with a finding: ${t.criticalSections.withAFinding} of ${t.criticalSections.total}`);
+  const sets = Object.entries(scoring.bySet ?? {});
+  if (sets.length > 1 || (sets.length === 1 && sets[0][0] !== 'tuning')) {
+    for (const [name, v] of sets) print(`  set ${name.padEnd(8)} precision ${pct(v.precision)} (${v.truePositives} correct of ${v.truePositives + v.falsePositives}), recall ${pct(v.recall)} (${v.found} of ${v.due} due)`);
+  }
   print('  per category (recall):');
   for (const [c, v] of Object.entries(t.byCategory).sort()) {
     print(`    ${c.padEnd(22)} ${String(v.found).padStart(3)} / ${String(v.due).padEnd(3)} ${pct(v.recall)}${CATEGORY_RULES[c] === null ? '   (no rule covers this category)' : ''}`);
@@ -625,8 +639,12 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   process.removeAllListeners('warning'); // path.matchesGlob is "experimental" on Node 20
   const reposFile = readJson(args.repos, 'repos list');
-  const entries = validRepos(reposFile).filter((r) => !args.only || args.only.has(r.name));
-  if (args.only) for (const name of args.only) if (!entries.some((e) => e.name === name)) fail(`--only: no entry named ${name} in ${args.repos}`);
+  const all = validRepos(reposFile);
+  // Without --set or --only, only the tuning set is linted, so a held-out set stays out of sight.
+  const set = args.set ?? (args.only ? 'all' : 'tuning');
+  if (set !== 'all' && !all.some((r) => setOf(r) === set)) fail(`--set: no entry of set ${set} in ${args.repos} (sets: ${[...new Set(all.map(setOf))].join(', ')}, all)`);
+  const entries = all.filter((r) => (!args.only || args.only.has(r.name)) && (set === 'all' || setOf(r) === set));
+  if (args.only) for (const name of args.only) if (!entries.some((e) => e.name === name)) fail(`--only: no entry named ${name}${args.set ? ` in set ${args.set}` : ''} in ${args.repos}`);
   const truth = args.expected ? readJson(args.expected, 'ground truth') : undefined;
   const print = args.json === '-' ? (line) => process.stderr.write(`${line}\n`) : (line) => process.stdout.write(`${line}\n`);
   if (args.shapes) process.exit((await checkShapes(args.shapes, print)) ? 0 : 1);
@@ -636,7 +654,7 @@ async function main() {
   }
 
   const results = [];
-  let meta = { pluginCommit: spawnSyncText('git', ['-C', root, 'log', '-1', '--format=%h', '--', 'rules/src']), date: new Date().toISOString().slice(0, 10), typed: args.typed };
+  let meta = { pluginCommit: spawnSyncText('git', ['-C', root, 'log', '-1', '--format=%h', '--', 'rules/src']), headCommit: spawnSyncText('git', ['-C', root, 'rev-parse', '--short=7', 'HEAD']), date: new Date().toISOString().slice(0, 10), time: new Date().toISOString().slice(11, 16), typed: args.typed, set: args.set };
   if (args.from) {
     const earlier = readJson(args.from, 'earlier results');
     meta = earlier.meta ?? { pluginCommit: 'unknown', date: 'unknown', typed: false };
@@ -673,15 +691,21 @@ async function main() {
         scores.push({ name: r.name, error: `the ground truth is for commit ${t.commit}, repos.json lints ${r.commit}: not scored` });
         continue;
       }
-      scores.push({ name: r.name, ...scoreRepo(r, t, [...(reposFile.outOfScope ?? []), ...(entry.outOfScope ?? [])]) });
+      scores.push({ name: r.name, set: setOf(entry), ...scoreRepo(r, t, [...(reposFile.outOfScope ?? []), ...(entry.outOfScope ?? [])]) });
     }
-    scoring = { repos: scores, total: tally(scores.filter((s) => !s.error)) };
+    const scored = scores.filter((s) => !s.error);
+    const bySet = {};
+    for (const name of [...new Set(scored.map((s) => s.set))].sort()) bySet[name] = tally(scored.filter((s) => s.set === name));
+    const byRepo = {};
+    for (const s of scored) byRepo[s.name] = tally([s]);
+    scoring = { repos: scores, total: tally(scored), bySet, byRepo };
   }
   summarise(results, scoring, print);
 
   if (args.markdown) {
     if (!scoring) fail('--markdown needs the ground truth (--expected)');
-    writeMarkdown(args.markdown, measuredMarkdown(results, scoring, truth, meta));
+    if (set === 'all' && Object.keys(scoring.bySet).length > 1) fail('--markdown: give --set (tuning or holdout); each set has its own measured section');
+    writeMarkdown(args.markdown, measuredMarkdown(results, scoring, truth, meta), set !== 'all' && set !== 'tuning' ? set : undefined);
     print(`\nmeasured tables written into ${args.markdown}`);
   }
 
@@ -699,12 +723,15 @@ async function main() {
 const BEGIN = '<!-- measured:begin -->';
 const END = '<!-- measured:end -->';
 
-function writeMarkdown(file, body) {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : `${BEGIN}\n${END}\n`;
-  const start = text.indexOf(BEGIN);
-  const end = text.indexOf(END);
-  if (start === -1 || end < start) fail(`${file} has no ${BEGIN} ... ${END} section`);
-  writeFileSync(file, `${text.slice(0, start + BEGIN.length)}\n${body}\n${text.slice(end)}`);
+/** Rewrites the measured section of FILE; a set other than the tuning one has its own section. */
+function writeMarkdown(file, body, set) {
+  const begin = set ? `<!-- measured:${set}:begin -->` : BEGIN;
+  const end = set ? `<!-- measured:${set}:end -->` : END;
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : `${begin}\n${end}\n`;
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from) fail(`${file} has no ${begin} ... ${end} section`);
+  writeFileSync(file, `${text.slice(0, from + begin.length)}\n${body}\n${text.slice(to)}`);
 }
 
 const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
@@ -714,7 +741,7 @@ const pctText = (x) => (x === null || x === undefined ? 'n/a' : x.toFixed(2));
 function measuredMarkdown(results, scoring, truth, meta) {
   const out = [];
   const t = scoring.total;
-  out.push(`Measured on ${meta.date} with the analysis as of commit \`${meta.pluginCommit}\` (the last change to \`rules/src\`; build it first), recommended config, ${meta.typed ? 'with' : 'no'} type information.`);
+  out.push(`Measured on ${meta.date}${meta.time ? ` ${meta.time} UTC` : ''}${meta.headCommit ? ` at \`${meta.headCommit}\`` : ''} with the analysis as of commit \`${meta.pluginCommit}\` (the last change to \`rules/src\`; build it first), recommended config, ${meta.typed ? 'with' : 'no'} type information${meta.set ? `, set \`${meta.set}\`` : ''}.`);
   out.push('');
   out.push('| | |');
   out.push('|---|---|');
@@ -730,6 +757,20 @@ function measuredMarkdown(results, scoring, truth, meta) {
   out.push('| rule | correct | false alarms | out of scope | precision | recall |');
   out.push('|---|--:|--:|--:|--:|--:|');
   for (const [r, v] of Object.entries(t.byRule).sort()) out.push(`| \`${r.replace('fencelint/', '')}\` | ${v.truePositives} | ${v.falsePositives} | ${v.outOfScope} | ${pctText(v.precision)} | ${pctText(v.recall)} |`);
+  out.push('');
+  if (scoring.bySet && Object.keys(scoring.bySet).length > 1) {
+    out.push('| set | precision | recall | due |');
+    out.push('|---|--:|--:|--:|');
+    for (const [name, v] of Object.entries(scoring.bySet)) out.push(`| ${name} | ${pctText(v.precision)} | ${pctText(v.recall)} | ${v.due} |`);
+    out.push('');
+  }
+  out.push('| repository | due | found | correct findings | false alarms | precision | recall |');
+  out.push('|---|--:|--:|--:|--:|--:|--:|');
+  for (const s of scoring.repos) {
+    if (s.error) continue;
+    const v = scoring.byRepo?.[s.name] ?? tally([s]);
+    out.push(`| ${truth.repos[s.name].repo} | ${v.due} | ${v.found} | ${v.truePositives} | ${v.falsePositives} | ${pctText(v.precision)} | ${pctText(v.recall)} |`);
+  }
   out.push('');
   out.push('### Runs');
   out.push('');
