@@ -219,6 +219,7 @@ export function startServer(connection: Connection): void {
   documents.onDidChangeContent(async (event) => {
     sync?.changed(event.document);
     if (pullDiagnostics) return;
+    scheduler?.changed(event.document.uri);
     const s = await serviceUntilReady;
     const settings = await s?.settingsFor(event.document.uri);
     if (settings?.run === 'onType') scheduler?.schedule(event.document.uri);

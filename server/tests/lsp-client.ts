@@ -202,6 +202,25 @@ export class TestClient {
     return version;
   }
 
+  /**
+   * Sends incremental edits as consecutive versions in one write to the server's standard input,
+   * the way a client flushes a burst (a macro replay, a held key): the server finds them all
+   * queued at once. stdio transport only.
+   */
+  burst(uri: string, edits: Array<Array<{ range: { start: { line: number; character: number }; end: { line: number; character: number } }; text: string }>>): number {
+    const stdin = this.process.stdin;
+    if (!stdin) throw new Error('burst() needs the stdio transport');
+    let version = this.versions.get(uri) ?? 1;
+    const frames = edits.map((contentChanges) => {
+      version += 1;
+      const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'textDocument/didChange', params: { textDocument: { uri, version }, contentChanges } }), 'utf8');
+      return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
+    });
+    this.versions.set(uri, version);
+    stdin.write(Buffer.concat(frames));
+    return version;
+  }
+
   async save(uri: string): Promise<void> {
     await this.connection.sendNotification('textDocument/didSave', { textDocument: { uri } });
   }

@@ -180,6 +180,20 @@ export async function save(id: string, snippet: string) {
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
   });
 
+  it('publishes a burst of 1,000 typed edits once, for the final version', async () => {
+    const client = await start({ transport: 'stdio', pull: false });
+    const uri = fileUri('burst/typed.ts');
+    await client.open(uri, BUGGY_SAVE);
+    await client.diagnostics(uri);
+    const end = BUGGY_SAVE.split('\n').length - 1;
+    // Typed one character at a time on a new last line, flushed as one burst.
+    const last = client.burst(uri, Array.from({ length: 1000 }, (_, i) => [{ range: { start: { line: end, character: i }, end: { line: end, character: i } }, text: 'x' }]));
+    const final = await client.waitFor(() => client.pushedFor(uri, last), 'the report for the last edit');
+    expect(findings(final.diagnostics)).toHaveLength(1);
+    // One report for the open, one for the burst's final version: no version in between.
+    expect(client.pushedReports(uri).map((r) => r.version)).toEqual([1, last]);
+  });
+
   it('applies a settings change: a rule turned off, then fencelint disabled', async () => {
     const client = await start({ transport: 'stdio', pull: true });
     const uri = fileUri('settings/save.ts');
