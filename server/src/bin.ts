@@ -1,5 +1,8 @@
 #!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
+import { isLintWorker, runLintWorker } from './lint-worker.js';
 import { SERVER_NAME, SERVER_VERSION, startServer } from './server.js';
 
 const USAGE = `Usage: ${SERVER_NAME} --stdio | --node-ipc | --socket=PORT
@@ -14,7 +17,10 @@ hazards over the Language Server Protocol.
   --help          print this text`;
 
 const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) {
+if (!isMainThread && isLintWorker(workerData)) {
+  // This file is also the entry of the thread that lints large documents (off-thread-lint.ts).
+  void runLintWorker();
+} else if (args.includes('--help') || args.includes('-h')) {
   process.stdout.write(`${USAGE}\n`);
 } else if (args.includes('--version')) {
   process.stdout.write(`${SERVER_VERSION}\n`);
@@ -23,5 +29,5 @@ if (args.includes('--help') || args.includes('-h')) {
   process.exitCode = 2;
 } else {
   // createConnection reads the transport from process.argv itself.
-  startServer(createConnection(ProposedFeatures.all));
+  startServer(createConnection(ProposedFeatures.all), { workerEntry: fileURLToPath(import.meta.url) });
 }

@@ -5,12 +5,13 @@ import type { Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { AnalysisSnapshot } from './file-analysis.js';
 import { toDiagnostic } from './diagnostics.js';
-import { buildLintConfig, knownRuleEntries, LINTED_EXTENSIONS } from './lint-config.js';
-import type { LintEngine } from './lint-engine.js';
-import type { ParserChoice } from './parser-choice.js';
+import { buildLintConfig, LINTED_EXTENSIONS } from './lint-config.js';
+import { LintConfigs, type LintConfigOptions } from './lint-configs.js';
+import { skipReason, type LintEngine, type LintOutcome } from './lint-engine.js';
+import { OFF_THREAD_BYTES, type OffThreadLinter } from './off-thread-lint.js';
 import type { LoadedPlugins } from './plugin-loader.js';
 import type { ServerLog } from './server-log.js';
-import { settingsKey, type FencelintSettings } from './settings.js';
+import type { FencelintSettings } from './settings.js';
 import type { SettingsStore } from './settings-store.js';
 import type { WorkspaceConfigLoader } from './workspace-config.js';
 
@@ -47,15 +48,6 @@ export function lintFilename(document: Pick<TextDocument, 'uri' | 'languageId'>)
   return ext ? path.join(path.parse(process.cwd()).root, `untitled${ext}`) : undefined;
 }
 
-/** Tells workspace parsers apart in the config cache (a parser object itself does not stringify). */
-const parserIds = new WeakMap<object, number>();
-let nextParserId = 1;
-function parserKey(choice: ParserChoice): string {
-  let id = parserIds.get(choice.parser);
-  if (id === undefined) parserIds.set(choice.parser, (id = nextParserId++));
-  return String(id);
-}
-
 /** The config of a file the workspace's ESLint config ignores: nothing runs on it. */
 const NOT_LINTED: Linter.Config[] = [];
 
@@ -67,14 +59,12 @@ export interface LintStatus {
   message?: string;
 }
 
-export interface LintServiceOptions {
-  trusted: boolean;
-  workspaceFolders: () => string[];
+export interface LintServiceOptions extends LintConfigOptions {
   onStatus: (status: LintStatus) => void;
-  /** The parser of the bundled configuration (the fast parser unless it cannot load). */
-  bundledParser?: ParserChoice;
-  /** A setting that was ignored (a misspelt rule name): shown once to the user. */
-  onProblem?: (problem: string) => void;
+  /** Lints large documents on a worker thread; without it they lint on the main thread. */
+  offThread?: OffThreadLinter;
+  /** A document that is not linted on purpose (too large, binary): said once per document. */
+  onNotice?: (notice: string) => void;
 }
 
 /**
@@ -84,7 +74,9 @@ export interface LintServiceOptions {
  */
 export class LintService {
   private readonly results = new Map<string, LintResult>();
-  private readonly configs = new Map<string, Linter.Config[]>();
+  private readonly configs: LintConfigs;
+  /** Per document, the off-thread lint under way, which later requests for that version join. */
+  private readonly inFlight = new Map<string, { version: number; settings: FencelintSettings; config: Linter.Config[]; promise: Promise<LintResult | undefined> }>();
 
   constructor(
     private readonly plugins: LoadedPlugins,
@@ -93,8 +85,10 @@ export class LintService {
     private readonly workspaceConfig: WorkspaceConfigLoader,
     private readonly log: ServerLog,
     private readonly options: LintServiceOptions,
-    private readonly withCollector: Parameters<typeof buildLintConfig>[3],
-  ) {}
+    withCollector: Parameters<typeof buildLintConfig>[3],
+  ) {
+    this.configs = new LintConfigs(plugins, workspaceConfig, log, options, withCollector);
+  }
 
   cached(uri: string): LintResult | undefined {
     return this.results.get(uri);
@@ -108,45 +102,40 @@ export class LintService {
   invalidate(): void {
     this.results.clear();
     this.configs.clear();
-    this.workspaceConfig.clear();
+    this.options.offThread?.clearConfigs();
   }
 
   settingsFor(uri: string): Promise<FencelintSettings> {
     return this.settingsStore.get(uri);
   }
 
-  private folderOf(filename: string): string {
-    const folders = this.options.workspaceFolders().filter((f) => filename.startsWith(f.endsWith(path.sep) ? f : f + path.sep));
-    return folders.sort((a, b) => b.length - a.length)[0] ?? path.dirname(filename);
+  /** Whether this text is linted on the worker thread. */
+  private offThreadFor(text: string): OffThreadLinter | undefined {
+    const offThread = this.options.offThread;
+    if (!offThread?.available || text.length <= OFF_THREAD_BYTES / 4) return undefined;
+    return Buffer.byteLength(text, 'utf8') > OFF_THREAD_BYTES && !skipReason(text) ? offThread : undefined;
   }
 
-  /** The config for the file, or `'ignored'` when the workspace's own ESLint config does not lint it. */
-  private async configFor(filename: string, settings: FencelintSettings): Promise<Linter.Config[] | 'ignored'> {
-    let workspace;
-    let key = settingsKey(settings);
-    if (settings.useWorkspaceConfig) {
-      if (this.options.trusted) {
-        const folder = this.folderOf(filename);
-        const options = await this.workspaceConfig.optionsFor(filename, folder);
-        if (options === 'ignored') return 'ignored';
-        workspace = options;
-        const parser = workspace?.parser;
-        key += `\0${folder}\0${JSON.stringify(workspace ? { ...workspace, parser: parser && { key: parserKey(parser), options: parser.parserOptions } } : null)}`;
-      } else {
-        this.log.once('untrusted-workspace-config', 'fencelint.useWorkspaceConfig is ignored: the workspace is not trusted. Using the bundled defaults.', 'info');
-      }
+  /** Whether a result is (or will be) linted off the main thread: fix-all is not offered for it. */
+  isLargeResult(result: LintResult): boolean {
+    return this.offThreadFor(result.text) !== undefined;
+  }
+
+  /**
+   * For requests that must answer at once (hover, code actions): the result for the current
+   * version if there is one or it can be had on this thread now. A large document still being
+   * linted on the worker has none yet; its lint is started if it is not under way.
+   */
+  async resultNow(current: () => TextDocument | undefined): Promise<LintResult | undefined> {
+    const document = current();
+    if (!document) return undefined;
+    const cached = this.results.get(document.uri);
+    if (cached && cached.version === document.version) return cached;
+    if (this.offThreadFor(document.getText())) {
+      void this.lint(current);
+      return undefined;
     }
-    let config = this.configs.get(key);
-    if (!config) {
-      const own = knownRuleEntries(this.plugins, settings.rules, 'fencelint.rules');
-      const theirs = workspace && knownRuleEntries(this.plugins, workspace.rules, 'the workspace ESLint config');
-      for (const problem of [...own.problems, ...(theirs?.problems ?? [])]) this.options.onProblem?.(problem);
-      settings = { ...settings, rules: own.entries };
-      if (workspace && theirs) workspace = { ...workspace, rules: theirs.entries };
-      config = buildLintConfig(this.plugins, settings, workspace, this.withCollector, this.options.bundledParser);
-      this.configs.set(key, config);
-    }
-    return config;
+    return this.lint(current);
   }
 
   /**
@@ -160,30 +149,57 @@ export class LintService {
     const settings = await this.settingsFor(first.uri);
     const filename = lintFilename(first);
     if (!filename) return undefined;
-    const chosen = settings.enable ? await this.configFor(filename, settings) : [];
+    const chosen = settings.enable ? await this.configs.configFor(filename, settings) : [];
     const ignored = chosen === 'ignored';
     const config = ignored ? NOT_LINTED : chosen;
     const document = current();
     if (!document) return undefined;
     const cached = this.results.get(document.uri);
     if (cached && cached.version === document.version && cached.settings === settings && cached.config === config) return cached;
+    const flight = this.inFlight.get(document.uri);
+    if (flight && flight.version === document.version && flight.settings === settings && flight.config === config) return flight.promise;
 
     const text = document.getText();
     const result: LintResult = {
       uri: document.uri, version: document.version, text, filename, settings, config, messages: [], diagnostics: [], analysis: undefined,
     };
-    if (ignored) {
-      this.log.once(`ignored:${document.uri}`, `fencelint: ${document.uri} is not linted: the workspace's ESLint config ignores it.`, 'info');
-    } else if (settings.enable) {
+    const offThread = ignored || !settings.enable ? undefined : this.offThreadFor(text);
+    if (!offThread) {
+      if (ignored || !settings.enable) return this.finish(result, ignored, undefined, 0);
       this.options.onStatus({ state: 'linting', uri: document.uri });
       const started = performance.now();
       const outcome = this.engine.lint(text, filename, config);
-      const durationMs = Math.round((performance.now() - started) * 10) / 10;
+      return this.finish(result, false, outcome, performance.now() - started);
+    }
+
+    const promise = (async () => {
+      this.options.onStatus({ state: 'linting', uri: document.uri });
+      const started = performance.now();
+      const answer = await offThread.lint(filename, text, settings);
+      if (answer.kind === 'overtaken') return undefined;
+      const outcome = answer.kind === 'unavailable' ? this.engine.lint(text, filename, config) : answer.outcome;
+      return this.finish(result, outcome.status === 'ignored', outcome.status === 'ignored' ? undefined : outcome, performance.now() - started);
+    })();
+    const entry = { version: document.version, settings, config, promise };
+    this.inFlight.set(document.uri, entry);
+    const settled = await promise.finally(() => {
+      if (this.inFlight.get(document.uri) === entry) this.inFlight.delete(document.uri);
+    });
+    // Overtaken by a newer version queued for the worker: answer with that one.
+    return settled ?? this.lint(current);
+  }
+
+  /** Turns a lint's outcome into the stored result: status, log lines, diagnostics. */
+  private finish(result: LintResult, ignored: boolean, outcome: LintOutcome | undefined, elapsedMs: number): LintResult {
+    if (ignored) {
+      this.log.once(`ignored:${result.uri}`, `fencelint: ${result.uri} is not linted: the workspace's ESLint config ignores it.`, 'info');
+    } else if (outcome) {
+      const durationMs = Math.round(elapsedMs * 10) / 10;
       if (outcome.status === 'failed') {
         const reason = outcome.error.split('\n')[0];
-        this.options.onStatus({ state: 'error', uri: document.uri, message: `linting failed: ${reason}` });
+        this.options.onStatus({ state: 'error', uri: result.uri, message: `linting failed: ${reason}` });
       } else {
-        this.options.onStatus({ state: 'idle', uri: document.uri, durationMs });
+        this.options.onStatus({ state: 'idle', uri: result.uri, durationMs });
       }
       switch (outcome.status) {
         case 'linted':
@@ -192,26 +208,29 @@ export class LintService {
           if (outcome.analysisFailure) this.log.once(`analysis:${outcome.analysisFailure}`, `fencelint: the file analysis failed (${outcome.analysisFailure}); diagnostics carry no related locations.`);
           break;
         case 'skipped':
-          this.log.once(`skip:${document.uri}:${outcome.reason}`, `fencelint: skipped ${document.uri} (${outcome.reason}).`, 'info');
+          this.log.once(`skip:${result.uri}:${outcome.reason}`, `fencelint: skipped ${result.uri} (${outcome.reason}).`, 'info');
+          this.options.onNotice?.(`fencelint: ${path.basename(result.filename)} is not linted (${outcome.reason}).`);
           break;
         case 'unparsable':
           // A syntax error while typing: the TypeScript service reports it; fencelint reports nothing.
           break;
         case 'failed': {
           const headline = outcome.error.split('\n').filter((l) => !/^\s+at /.test(l)).join(' | ');
-          this.log.once(`failed:${headline}`, `fencelint: linting ${document.uri} failed; no findings are shown for it until it lints again.\n${outcome.error}`);
+          this.log.once(`failed:${headline}`, `fencelint: linting ${result.uri} failed; no findings are shown for it until it lints again.\n${outcome.error}`);
           break;
         }
       }
     }
     result.diagnostics = result.messages.map((m, i) => toDiagnostic(result.uri, result.version, i, m, this.plugins.docsUrls, result.analysis));
-    this.results.set(document.uri, result);
+    const stored = this.results.get(result.uri);
+    if (!stored || stored.version <= result.version) this.results.set(result.uri, result);
     return result;
   }
 
   /** Text with all autofixes (and, per setting, suggestions) applied; undefined when nothing can be fixed. */
   fixedText(result: LintResult): string | undefined {
-    if (!result.settings.enable || result.config === NOT_LINTED) return undefined;
+    // Fixing a large document takes several lints: too long for a code action's answer.
+    if (!result.settings.enable || result.config === NOT_LINTED || this.isLargeResult(result)) return undefined;
     return this.engine.fixAll(result.text, result.filename, result.config, result.settings.fixAll.includeSuggestions);
   }
 }

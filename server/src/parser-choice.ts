@@ -1,6 +1,6 @@
 import tsParser from '@typescript-eslint/parser';
 import type { Linter } from 'eslint';
-import type { ServerLog } from './server-log.js';
+import type { Log } from './server-log.js';
 
 /** The parser for the bundled configuration, and what the workspace's own config may put in its place. */
 export interface ParserChoice {
@@ -29,7 +29,7 @@ export const PARSER_ENV = 'FENCELINT_LS_PARSER';
  * @typescript-eslint/parser with one log line. When the fast parser cannot load at all (no oxc
  * binding for this platform), @typescript-eslint/parser parses everything, and that is logged once.
  */
-export async function loadBundledParser(log: ServerLog, env: NodeJS.ProcessEnv = process.env): Promise<ParserChoice> {
+export async function loadBundledParser(log: Log, env: NodeJS.ProcessEnv = process.env): Promise<ParserChoice> {
   if (env[PARSER_ENV] === 'typescript-eslint') {
     log.info(`fencelint: ${PARSER_ENV}=typescript-eslint: parsing with @typescript-eslint/parser.`);
     return { parser: tsParser as Linter.Parser, source: 'typescript-eslint' };

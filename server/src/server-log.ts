@@ -27,3 +27,6 @@ export class ServerLog {
     return true;
   }
 }
+
+/** What the lint machinery needs of a log: the server's own, or a worker's that forwards to it. */
+export type Log = Pick<ServerLog, 'info' | 'error' | 'once'>;

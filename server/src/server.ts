@@ -26,6 +26,7 @@ import { acquireHover } from './hover.js';
 import { LintEngine } from './lint-engine.js';
 import { LintScheduler } from './lint-scheduler.js';
 import { LintService, lintFilename, type LintResult } from './lint-service.js';
+import { OffThreadLinter } from './off-thread-lint.js';
 import { loadBundledParser, type ParserChoice } from './parser-choice.js';
 import { loadPlugins, type LoadedPlugins } from './plugin-loader.js';
 import { ProjectSync, WATCHED_GLOBS } from './project-sync.js';
@@ -61,7 +62,12 @@ function settingsFromPush(settings: unknown): unknown {
  * it, else push), code actions, hover and commands. The plugin loads once, before the first
  * lint; a plugin that fails to load leaves the server answering with empty reports.
  */
-export function startServer(connection: Connection): void {
+export interface ServerOptions {
+  /** The module a worker thread starts from to lint large documents (the server's entry file). */
+  workerEntry?: string;
+}
+
+export function startServer(connection: Connection, serverOptions: ServerOptions = {}): void {
   const documents = new TextDocuments(TextDocument);
   const log = new ServerLog(connection);
   let service: LintService | undefined;
@@ -73,11 +79,17 @@ export function startServer(connection: Connection): void {
   let canWatchFiles = false;
   let sync: ProjectSync | undefined;
   let workspaceFolders: string[] = [];
+  let offThread: OffThreadLinter | undefined;
 
   /** A setting that was ignored: one log line and one warning in the editor, per distinct text. */
   const warnOnce = (message: string) => {
     const text = message.startsWith('fencelint: ') ? message : `fencelint: ${message}`;
     if (log.once(`ignored:${text}`, text)) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message: text });
+  };
+
+  /** A document left unlinted on purpose: one information message per distinct text. */
+  const noticeOnce = (message: string) => {
+    if (log.once(`notice:${message}`, message, 'info')) void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Info, message });
   };
 
   const ready = (async () => {
@@ -109,6 +121,9 @@ export function startServer(connection: Connection): void {
     const initService = async () => {
       await ready;
       if (!plugins) return undefined;
+      if (serverOptions.workerEntry) {
+        offThread = new OffThreadLinter(serverOptions.workerEntry, { trusted: options.trusted === true, workspaceFolders }, log, warnOnce);
+      }
       const collector = plugins.getFileAnalysis ? new AnalysisCollector(plugins.getFileAnalysis, plugins.findCheckThenWrites) : undefined;
       return new LintService(plugins, new LintEngine(collector), settingsStore, new WorkspaceConfigLoader(log), log, {
         trusted: options.trusted === true,
@@ -116,13 +131,15 @@ export function startServer(connection: Connection): void {
         onStatus: (status) => void connection.sendNotification(STATUS_NOTIFICATION, status),
         bundledParser,
         onProblem: warnOnce,
+        offThread,
+        onNotice: noticeOnce,
       }, collector);
     };
     const serviceReady = initService().then((s) => {
       service = s;
       // Findings that rest on other modules' summaries follow those modules' edits and saves.
       if (s && plugins?.projectGraph) {
-        sync = new ProjectSync(plugins.projectGraph, {
+        sync = new ProjectSync(offThread ? offThread.shareGraph(plugins.projectGraph) : plugins.projectGraph, {
           documents: () => documents.all(),
           filenameOf: (document) => lintFilename(document),
           forget: (uri) => s.forget(uri),
@@ -172,12 +189,6 @@ export function startServer(connection: Connection): void {
     }
     log.info(`${SERVER_NAME} ${SERVER_VERSION}: diagnostics by ${pullDiagnostics ? 'pull' : 'push'}.`);
   });
-
-  /** The result for the document's current version, linting it when needed. */
-  const currentResult = async (uri: string): Promise<LintResult | undefined> => {
-    const s = await serviceUntilReady;
-    return s?.lint(() => documents.get(uri));
-  };
 
   const relintAll = () => {
     if (pullDiagnostics) {
@@ -270,8 +281,14 @@ export function startServer(connection: Connection): void {
     return { kind: DocumentDiagnosticReportKind.Full, resultId, items: result.diagnostics };
   });
 
+  /** For requests that answer at once: no waiting on a large document's lint (see LintService.resultNow). */
+  const resultNow = async (uri: string): Promise<LintResult | undefined> => {
+    const s = await serviceUntilReady;
+    return s?.resultNow(() => documents.get(uri));
+  };
+
   connection.onCodeAction(async (params) => {
-    const result = await currentResult(params.textDocument.uri);
+    const result = await resultNow(params.textDocument.uri);
     if (!result || !service || !plugins) return [];
     const only = params.context.only;
     const actions: CodeAction[] = [];
@@ -297,9 +314,11 @@ export function startServer(connection: Connection): void {
   });
 
   connection.onHover(async (params) => {
-    const result = await currentResult(params.textDocument.uri);
+    const result = await resultNow(params.textDocument.uri);
     return acquireHover(result?.analysis, params.position);
   });
+
+  connection.onExit(() => offThread?.dispose());
 
   documents.listen(connection);
   connection.listen();

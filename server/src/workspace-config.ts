@@ -1,7 +1,7 @@
 import { ESLint, type Linter } from 'eslint';
 import type { WorkspaceFencelintOptions } from './lint-config.js';
 import { workspaceParser } from './parser-choice.js';
-import type { ServerLog } from './server-log.js';
+import type { Log } from './server-log.js';
 
 /**
  * fencelint's options from the workspace's own `eslint.config.*`, loaded with ESLint's own
@@ -13,7 +13,7 @@ import type { ServerLog } from './server-log.js';
 export class WorkspaceConfigLoader {
   private readonly engines = new Map<string, ESLint>();
 
-  constructor(private readonly log: ServerLog) {}
+  constructor(private readonly log: Log) {}
 
   /**
    * `'ignored'` when the workspace config does not lint the file (its `ignores`, or no `files`

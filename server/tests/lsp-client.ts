@@ -12,6 +12,7 @@ import {
   IPCMessageReader,
   IPCMessageWriter,
   LogMessageNotification,
+  ShowMessageNotification,
   PublishDiagnosticsNotification,
   RegistrationRequest,
   ShowDocumentRequest,
@@ -47,6 +48,8 @@ export class TestClient {
   readonly connection: ProtocolConnection;
   readonly logs: string[] = [];
   readonly shownDocuments: string[] = [];
+  /** `window/showMessage` notifications: what the editor would pop up. */
+  readonly shownMessages: Array<{ type: number; message: string }> = [];
   settings: Record<string, unknown>;
   refreshes = 0;
   /** `client/registerCapability` registrations the server asked for. */
@@ -70,6 +73,10 @@ export class TestClient {
     connection.onRequest(ShowDocumentRequest.type, (params) => {
       this.shownDocuments.push(params.uri);
       return { success: true };
+    });
+    connection.onNotification(ShowMessageNotification.type, (params) => {
+      this.shownMessages.push(params);
+      this.notify();
     });
     connection.onNotification(LogMessageNotification.type, (params) => {
       this.logs.push(params.message);

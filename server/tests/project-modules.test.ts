@@ -125,6 +125,26 @@ describe('a helper module changed in the editor refreshes the files that import 
     expect(JSON.stringify(watchers?.registerOptions)).toContain('tsconfig');
   });
 
+  it('a large dependent, linted on the worker thread, follows the unsaved edit of its helper too', async () => {
+    const client = await start({ pull: true });
+    // Past the size at which the server lints on its worker thread.
+    const largeService = SERVICE + `/*\n${' * notes on shelf renames\n'.repeat(12_000)} */\n`;
+    expect(Buffer.byteLength(largeService)).toBeGreaterThan(256 * 1024);
+    const service = uriOf(serviceFile);
+    const helper = uriOf(helperFile);
+    await client.open(service, largeService);
+    const first = findings(await client.diagnostics(service));
+    expect(first.map((d) => d.range.start.line)).toEqual([WRITE_LINE]);
+    expect(first[0].message).toContain('lease.ts:');
+
+    await client.open(helper, HELPER_WITH_LOCK);
+    await client.diagnostics(helper);
+    const refreshes = client.refreshes;
+    await client.replace(helper, HELPER_WITHOUT_LOCK);
+    await client.waitFor(() => (client.refreshes > refreshes ? true : undefined), 'a diagnostic refresh after the helper edit');
+    expect(findings(await client.diagnostics(service))).toEqual([]);
+  });
+
   it('by push: a change on disk to a module no editor holds republishes the dependent file', async () => {
     const client = await start({ pull: false });
     const service = uriOf(serviceFile);
