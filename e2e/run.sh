@@ -102,7 +102,7 @@ echo "code-server up on 127.0.0.1:$PORT in $(since "$t") s"
 
 t=$(now)
 before=$(grep -c '^fail' "$E2E_RESULTS")
-E2E_PORT=$PORT E2E_RUN=$RUN E2E_ARTIFACTS=$ARTIFACTS timeout 780 node "$E2E/vscode/scenarios.mjs" 2>&1 | tee "$ARTIFACTS/vscode.log"
+E2E_PORT=$PORT E2E_RUN=$RUN E2E_ARTIFACTS=$ARTIFACTS timeout 1080 node "$E2E/vscode/scenarios.mjs" ${E2E_ONLY:-} 2>&1 | tee "$ARTIFACTS/vscode.log"
 rc=${PIPESTATUS[0]}
 # A crash or a timeout outside a scenario must not pass silently.
 if [ "$rc" -ne 0 ] && [ "$(grep -c '^fail' "$E2E_RESULTS")" -eq "$before" ]; then

@@ -132,6 +132,59 @@ async function frameWithText(page, text) {
   return undefined;
 }
 
+/** Folder settings and files some scenarios need before the window opens (trusted folders only). */
+const preparations = {
+  'workspace ESLint config'(workspace) {
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'fencelint.useWorkspaceConfig': true }, null, 2));
+    // The project's own ESLint config lints TypeScript but ignores generated code.
+    writeFileSync(join(workspace, 'eslint.config.mjs'), "export default [{ ignores: ['src/generated/**'] }, { files: ['**/*.ts'] }];\n");
+    mkdirSync(join(workspace, 'src', 'generated'), { recursive: true });
+    cpSync(join(workspace, 'src', FILE), join(workspace, 'src', 'generated', 'resource-copy.ts'));
+  },
+  'misspelt rule name'(workspace) {
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'fencelint.rules': { 'fencelint/require-fence-conditon': 'off' } }, null, 2));
+  },
+  'large document'(workspace) {
+    writeFileSync(join(workspace, 'src', LARGE_FILE), largeService(360));
+  },
+};
+
+const LARGE_FILE = 'large-service.ts';
+
+/** A service module over 256 KB (the size the server lints on its worker thread): unfenced saves beside validation code. */
+function largeService(copies) {
+  const parts = ["import Redlock from 'redlock';\nimport { Pool } from 'pg';\nconst pool = new Pool();\nconst redlock = new Redlock([]);\n"];
+  for (let i = 0; i < copies; i++) {
+    parts.push(`
+export function checkInput${i}(input: { key: string; value: string }): string[] {
+  const problems: string[] = [];
+  if (input.key.length === 0) problems.push('key ${i} is empty');
+  if (input.key.length > 128) problems.push('key ${i} is longer than 128 characters');
+  if (input.value.length > 10_000) problems.push('value ${i} is longer than 10,000 characters');
+  if (/\\s/.test(input.key)) problems.push('key ${i} contains white space');
+  return problems;
+}
+
+export async function save${i}(key: string, value: string) {
+  const lock = await redlock.acquire([\`lock:${i}:\${key}\`], 5000);
+  try {
+    await pool.query('UPDATE resource_state SET value = $1 WHERE resource_key = $2', [value, key]);
+  } finally { await lock.release(); }
+}
+`);
+  }
+  return parts.join('');
+}
+
+/** The text of fencelint's output channel (opened from the palette). */
+async function outputText(page) {
+  const output = page.locator('.output-view .monaco-editor .view-lines').first();
+  // Long lines wrap: one space for any run of white space, line breaks included.
+  return (await output.innerText()).replace(/[\s\u00a0]+/g, ' ');
+}
+
 const scenarios = {
   /** The extension activates on a TypeScript file, starts its server, and the status bar reports a finished lint. */
   async 'vscode: the extension activates and the status bar reports the lint'({ page, shot }) {
@@ -247,6 +300,53 @@ const scenarios = {
     if ((await page.locator('.tab[aria-label*="credit-account.ts"]').count()) !== 0) throw new Error('credit-account.ts was opened in an editor');
     await shot('problems');
     return (await notice.innerText()).split('\n').find((line) => line.includes('linted'));
+  },
+
+  /**
+   * With `fencelint.useWorkspaceConfig`, the folder's own eslint.config.mjs decides which files
+   * are linted: a file it ignores gets no finding in the editor, as `eslint` gives it none.
+   */
+  async 'vscode: the workspace ESLint config ignores generated code, and the editor agrees'({ page, shot }) {
+    await openFile(page, 'resource-copy.ts');
+    await openFile(page, FILE);
+    await squiggle(page).waitFor({ timeout: 60_000 });
+    await runCommand(page, 'Fencelint: Show output');
+    await until('the log line for the ignored file', async () => /resource-copy\.ts is not linted: the workspace's ESLint config/.test(await outputText(page)), 60_000);
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: RULE }).first().waitFor({ timeout: 30_000 });
+    // Both files hold the same unfenced write: one fencelint entry means the ignored one has none.
+    const entries = await page.locator('.markers-panel .monaco-list-row', { hasText: RULE }).count();
+    if (entries !== 1) throw new Error(`${entries} fencelint entries in the Problems panel; the ignored file must have none`);
+    await shot('ignored-file');
+    return 'src/generated/** ignored by eslint.config.mjs: no finding; src/save-resource.ts: finding';
+  },
+
+  /** A misspelt rule name in fencelint.rules is dropped with one warning; everything else keeps working. */
+  async 'vscode: a misspelt rule name warns once and the finding still shows'({ page, shot }) {
+    await openFile(page, FILE);
+    const toast = page.locator('.notification-toast', { hasText: 'did you mean `require-fence-condition`?' }).first();
+    await toast.waitFor({ timeout: 60_000 });
+    await squiggle(page).waitFor({ timeout: 60_000 });
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: RULE }).first().waitFor({ timeout: 30_000 });
+    await shot('misspelt-rule');
+    const warnings = await page.locator('.notification-toast', { hasText: 'require-fence-conditon' }).count();
+    if (warnings !== 1) throw new Error(`${warnings} warnings about the misspelt rule`);
+    return (await toast.innerText()).split('\n').find((line) => line.includes('did you mean'))?.trim();
+  },
+
+  /** A document over 256 KB is linted on the server's worker thread (started from the packaged server.mjs). */
+  async 'vscode: a large document is linted on the worker thread and its findings show'({ page, shot }) {
+    await openFile(page, LARGE_FILE);
+    await squiggle(page).waitFor({ timeout: 180_000 });
+    await until('the status bar to report the lint of the large document', async () =>
+      /last lint: large-service\.ts/.test((await statusItem(page).getAttribute('aria-label')) ?? ''), 60_000);
+    await page.keyboard.press('Control+Shift+M');
+    await page.locator('.markers-panel .monaco-list-row', { hasText: RULE }).first().waitFor({ timeout: 30_000 });
+    await runCommand(page, 'Fencelint: Show output');
+    await until('the worker thread in the fencelint output', async () => (await outputText(page)).includes('large documents are linted on a worker thread'), 60_000);
+    await shot('large-document');
+    return 'findings shown, linted on the worker thread';
   },
 
   /** The article's bug: squiggle, Problems entry, quick fix, save, fixed on disk, no problem left. */
@@ -417,6 +517,7 @@ for (const [name, scenario] of Object.entries(scenarios)) {
   const slug = name.replace(/^vscode: /, '').replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '').slice(0, 40);
   const workspace = freshWorkspace(slug, /asks for the roles/.test(name) ? ROLES_FIXTURE : FIXTURE);
   if (/trusted folder/.test(name)) turnRuleOffInFolder(workspace);
+  for (const [topic, prepare] of Object.entries(preparations)) if (name.includes(topic)) prepare(workspace);
   const started = Date.now();
   let step = 0;
   let opened;
