@@ -52,9 +52,9 @@ describe('settings.fencelint schema', () => {
   it('names a misspelt key with the one meant, and a wrong type with the type wanted', () => {
     expect(validateSettings({ tokenColum: 'epoch' })).toEqual(['`tokenColum` is not a setting (did you mean `tokenColumn`?)']);
     expect(validateSettings({ locks: [{ id: 'a', aquire: ['grab'] }] })).toEqual(['`locks[0].aquire` is not a setting (did you mean `acquire`?)']);
-    expect(validateSettings({ locks: [{ id: 'a', acquire: 'grab' }] })).toEqual(['`locks[0].acquire` must be an array of strings, not a string']);
+    expect(validateSettings({ locks: [{ id: 'a', acquire: 'grab' }] })).toEqual(['`locks[0].acquire` must be an array of strings, not a string', 'the entry `locks[0]` (`a`) is not used']);
     expect(validateSettings({ locks: { id: 'a' } })).toEqual(['`locks` must be an array of objects, not an object']);
-    expect(validateSettings({ locks: [{ acquire: ['grab'] }] })).toEqual(['`locks[0]` needs `id`']);
+    expect(validateSettings({ locks: [{ acquire: ['grab'] }] })).toEqual(['`locks[0]` needs `id`', 'the entry `locks[0]` is not used']);
     expect(validateSettings({ project: 'no', tokenColumn: '' })).toEqual(['`tokenColumn` must not be empty', '`project` must be a boolean, not a string']);
     expect(validateSettings({ whatever: 1 })).toEqual(['`whatever` is not a setting']);
   });
@@ -65,12 +65,19 @@ describe('settings.fencelint schema', () => {
     for (const value of [null, 0, 'fence_token', [], [1], { locks: [null, 3, cyclic] }, { locks: [{ id: 'x', acquireWithCallback: [{ method: 1 }] }] }]) {
       expect(() => validateSettings(value)).not.toThrow();
     }
-    expect(validateSettings({ locks: [null] })).toEqual(['`locks[0]` must be an object, not null']);
+    expect(validateSettings({ locks: [null] })).toEqual(['`locks[0]` must be an object, not null', 'the entry `locks[0]` is not used']);
   });
 
   it('every field is documented on the settings page', () => {
     const page = readFileSync(path.join(repo, 'rules/docs/settings.md'), 'utf8');
-    const fields = [...Object.keys(SETTINGS_SCHEMA.properties), ...Object.keys(SETTINGS_SCHEMA.properties.locks.items.properties)];
+    const { locks, sinks, tokenSources } = SETTINGS_SCHEMA.properties;
+    const fields = [
+      ...Object.keys(SETTINGS_SCHEMA.properties),
+      ...Object.keys(locks.items.properties),
+      ...Object.keys(sinks.items.properties),
+      ...Object.keys(sinks.items.properties.writes.items.properties),
+      ...Object.keys(tokenSources.items.properties),
+    ];
     for (const field of fields) expect(page, field).toContain(`\`${field}\``);
   });
 });
@@ -96,7 +103,7 @@ describe('settings.fencelint in a lint run', () => {
     await lint(structuredClone(settings));
     expect(first.map((m) => m.ruleId)).toContain('fencelint/require-fence-condition');
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatch(/^fencelint: ignored part of settings\.fencelint: `tokenColum` is not a setting \(did you mean `tokenColumn`\?\); `locks\[1\]\.acquire` must be an array of strings, not a string\./);
+    expect(seen[0]).toMatch(/^fencelint: ignored part of settings\.fencelint: `tokenColum` is not a setting \(did you mean `tokenColumn`\?\); `locks\[1\]\.acquire` must be an array of strings, not a string; the entry `locks\[1\]` \(`broken`\) is not used\./);
   });
 
   it('settings that are not an object are reported, and the rules still run', async () => {

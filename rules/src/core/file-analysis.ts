@@ -21,7 +21,7 @@ import { judgeObjectWrite, readObjectWrite, type ObjectVerdict, type ObjectWrite
 import { apiWriteFenced, readApiWrite, type ApiWrite } from './sinks/api-writes.js';
 import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
-import { lockModels, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
+import { catalogFor, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
 import { definedCommands, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
 import { sinkModel } from './models/sinks.js';
@@ -190,8 +190,8 @@ function bodyOf(fn: FunctionNode): TSESTree.Range {
 
 export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: AnalysisOptions = {}): FileAnalysis {
   const imports: ImportTable = new Map();
-  const models = lockModels(settings);
-  const receivers = new ReceiverTable(imports, models);
+  const catalog = catalogFor(settings);
+  const receivers = new ReceiverTable(imports, catalog);
   const functions = new FunctionIndex();
   const tokenColumn = tokenColumnSetting(settings);
   const calls: TSESTree.CallExpression[] = [];
@@ -210,11 +210,11 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       earlier: judge.earlier ?? [],
       scripts,
     });
-  let tracer = new TokenTracer(sourceCode, functions, [], { imports });
+  let tracer = new TokenTracer(sourceCode, functions, [], { imports, catalog });
   const empty = (): FileAnalysis => ({
     acquires: [], writes: [], received: [], receivedWrites: [], sqlCalls: [], calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined, readWrite, file: options.file,
   });
-  if (!options.summaryMode && !LOCK_HINT.test(sourceCode.text)) return empty();
+  if (!options.summaryMode && !LOCK_HINT.test(sourceCode.text) && !catalog.ownLockHint?.test(sourceCode.text)) return empty();
 
   // The project's modules are consulted only for files that passed the gate.
   const project = options.project ?? (options.file && projectSetting(settings) ? projectGraph.viewFor(options.file, settingsKey(settings), summarizerFor(settings)) : undefined);
@@ -324,7 +324,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const helpers = localLockHelpers(acquires, functions, calls);
   if (helpers.size > 0) {
     const firstPass: FileAnalysis = {
-      ...empty(), acquires, tracer: new TokenTracer(sourceCode, functions, acquires, { imports }), callees,
+      ...empty(), acquires, tracer: new TokenTracer(sourceCode, functions, acquires, { imports, catalog }), callees,
     };
     const local = localLockSummaries(firstPass, sourceCode, fileName);
     const localSummary = (call: TSESTree.CallExpression) => {
@@ -335,7 +335,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     acquires = findAcquires({ ...acquireInput, summaryOf });
   }
   const hooks = summaryOf && { returnsToken: (call: TSESTree.CallExpression, path: readonly PathStep[]) => summaryReturnsToken(summaryOf(call), path) };
-  tracer = new TokenTracer(sourceCode, functions, acquires, { imports, hooks });
+  tracer = new TokenTracer(sourceCode, functions, acquires, { imports, hooks, catalog });
   // A function that takes its own lock is judged by that lock's section.
   const received = findReceivedLeases(
     functionNodes.filter((fn) => !acquires.some((a) => contains(fn, a.node))),

@@ -43,6 +43,96 @@ export const LOCK_MODEL_SCHEMA = {
     validity: names('Handle members that say whether the lease is still held: a check, never a fence.'),
     tokenProperties: names('Handle properties that carry a fence token the authority issues (`lease.fenceToken`).'),
     tokenAdvice: { type: 'string', description: 'Where a user of this library gets a real token; the docs and the hover show it.' },
+    receivers: names('Receiver paths that always are this authority, for a lock of your own project (`leases`, `this.gate`): `leases.grab(key)` acquires.'),
+  },
+} as const;
+
+/** Where a part of a write lives in its call: `Place` in `models/sinks.ts`. */
+const PLACE_SCHEMA = (description: string) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['arg'],
+  description,
+  properties: {
+    arg: { type: 'integer', minimum: 0, description: 'Index of the argument.' },
+    property: names('Path of properties inside that argument when it is an object literal (`["headers"]`).'),
+  },
+});
+
+const strings = (description: string) => names(description);
+
+/** What a write resolves to: `ResultShape` in `models/sinks.ts`. */
+const RESULT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  description: 'What a write resolves to, and where a refused (stale) write shows: `require-stale-check` reads it.',
+  properties: {
+    type: { enum: ['count', 'number', 'rows', 'record', 'reply', 'exception', 'status', 'none'], description: '`count`: an object whose `read` members count the rows written; `number`: the count itself; `rows`: the written rows; `record`: the record or null; `exception`: a refused write throws one of `names`/`codes`; `status`: a response whose `read` members tell; `none`: nothing tells.' },
+    read: strings('Members that tell an applied write from a refused one (`rowCount`, `changes`, `ok`).'),
+    tuple: { type: 'integer', minimum: 0, description: 'The result object is this element of a resolved array (mysql2 `[header]`).' },
+    misleading: strings('Members that look like a check but hold for a refused write too.'),
+    names: strings('Error classes or `name`s a refused write rejects with.'),
+    codes: strings('Error codes a refused write rejects with.'),
+  },
+} as const;
+
+/** One write sink: the fields of `SinkModel` in `models/sinks.ts` that a project's own client needs. */
+export const SINK_MODEL_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'family'],
+  properties: {
+    id: { type: 'string', minLength: 1, description: 'A name for the model, shown in messages.' },
+    family: { enum: ['sql', 'object'], description: '`sql`: the calls send SQL text (`sqlMethods`, `sqlTags`); `object`: the calls are `writes` whose filter and values are arguments.' },
+    packages: names('Import sources that provide the client (`@acme/db`).'),
+    clientExports: names('Exports of `packages` that make a client with `new X()` or `X()`.'),
+    clientTypes: names('Exported type names of `packages` that annotate a client (`(db: AcmeDb) => ...`).'),
+    clientFactories: names('Client methods that return a client of the same kind (`db.transaction()`).'),
+    clientCallbacks: names('Client methods whose callback receives a client of the same kind (`db.tx(async (t) => ...)`).'),
+    receivers: names('Receiver paths that always are this client (`db`, `this.api`), as SafeQL\'s `wrapper` targets name them.'),
+    sqlMethods: names('`sql` family: methods (or functions) that take SQL text first and the parameter array second (`db.run(sql, params)`).'),
+    sqlTags: names('`sql` family: tags of SQL tagged templates (`` q`UPDATE ...` ``).'),
+    writes: {
+      type: 'array',
+      description: '`object` family: the methods that write, and where their key/filter and values live.',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['method', 'kind'],
+        properties: {
+          method: { type: 'string', minLength: 1, description: 'Method name (`put`, `save`).' },
+          kind: { enum: ['update', 'delete', 'upsert', 'replace'], description: 'What the write does; a `delete` needs no token stored.' },
+          filter: PLACE_SCHEMA('Where the condition lives: the object the write matches or checks with (`{ id, fenceToken: { lt: t } }`, a headers object).'),
+          values: PLACE_SCHEMA('Where the stored values live: the object the token is stored with.'),
+          result: RESULT_SCHEMA,
+        },
+      },
+    },
+    result: RESULT_SCHEMA,
+    fence: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['compare', 'store'],
+      description: 'What the suggestion inserts: `compare` into the condition, `store` into the values; `{column}` and `{token}` are filled in.',
+      properties: {
+        compare: { type: 'string', description: 'For `object` sinks, a property added to the filter (`{column}: { lt: {token} }`, `\'If-Match\': String({token})`).' },
+        store: { type: 'string', description: 'A property added to the values (`{column}: {token}`); empty for none.' },
+      },
+    },
+  },
+} as const;
+
+/** One token source: `TokenSourceModel` in `models/token-sources.ts`. */
+export const TOKEN_SOURCE_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'calls'],
+  properties: {
+    id: { type: 'string', minLength: 1, description: 'A name for the source.' },
+    calls: { ...names('Calls whose result is a fence token, as written: `nextFence` or `leases.next` (a receiver path and a method).'), minItems: 1 },
+    packages: names('When given, the call\'s first name must be imported from one of these (`@acme/fence`).'),
+    tokenProperties: names('Properties of the result that hold the token (`{ token } = await leases.next()`); empty: the result itself.'),
   },
 } as const;
 
@@ -52,6 +142,8 @@ export const SETTINGS_SCHEMA = {
   properties: {
     tokenColumn: { type: 'string', minLength: 1, description: 'Column that stores the accepted token at the resource. Defaults to `fence_token`; a rule\'s own `tokenColumn` option wins.' },
     locks: { type: 'array', items: LOCK_MODEL_SCHEMA, description: 'Your own lock authorities or unlisted lock libraries, in front of the built-in models.' },
+    sinks: { type: 'array', items: SINK_MODEL_SCHEMA, description: 'Your own SQL wrappers, tagged templates, repositories and API clients, in front of the built-in write sinks.' },
+    tokenSources: { type: 'array', items: TOKEN_SOURCE_SCHEMA, description: 'Your own functions that return a fence token (`leases.next()`), in front of the built-in sources.' },
     project: { type: 'boolean', description: '`false` analyses each file on its own, without following imports into the project\'s modules. Defaults to `true`.' },
   },
 } as const;
@@ -113,7 +205,12 @@ function describe(error: ErrorObject, value: unknown): string {
       return `${where} must be ${an(wanted)}${wanted === 'array' && items ? ` of ${items}s` : ''}, not ${got}`;
     }
     case 'minLength':
+    case 'minItems':
       return `${where} must not be empty`;
+    case 'enum':
+      return `${where} must be one of ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).map((v) => `\`${String(v)}\``).join(', ')}${typeof value === 'string' ? `, not \`${value.length > 40 ? `${value.slice(0, 40)}...` : value}\`` : ''}`;
+    case 'minimum':
+      return `${where} must be ${(error.params as { limit: number }).limit} or more`;
     default:
       return `${where} ${error.message ?? 'is invalid'}`;
   }
@@ -125,14 +222,47 @@ function valueAt(root: unknown, pointer: string): unknown {
   return value;
 }
 
+/** The model lists of `settings.fencelint`: a wrong entry in one of them is dropped whole. */
+export const MODEL_LISTS = ['locks', 'sinks', 'tokenSources'] as const;
+export type ModelList = (typeof MODEL_LISTS)[number];
+
+export interface SettingsCheck {
+  /** One line per problem, then one per dropped entry. */
+  problems: string[];
+  /** Indexes of the entries of each model list that are wrong and so are not used. */
+  dropped: Record<ModelList, ReadonlySet<number>>;
+}
+
+/**
+ * What is wrong with `settings.fencelint`, and which model entries are dropped for it. An entry
+ * with a wrong value is dropped whole, never half-read (a write whose `kind` is unknown, a place
+ * that is not an index); an unknown key alone is named and ignored, the entry kept. Never throws,
+ * whatever the value.
+ */
+export function checkSettings(value: unknown): SettingsCheck {
+  const dropped = { locks: new Set<number>(), sinks: new Set<number>(), tokenSources: new Set<number>() };
+  if (value === undefined) return { problems: [], dropped };
+  validator ??= new Ajv({ allErrors: true, strict: true, verbose: true }).compile(SETTINGS_SCHEMA);
+  if (validator(value)) return { problems: [], dropped };
+  const problems = (validator.errors ?? []).map((error) => {
+    // An unknown key is ignored on its own; a wrong value drops its whole entry.
+    const entry = /^\/(locks|sinks|tokenSources)\/(\d+)(?:\/|$)/.exec(error.instancePath);
+    if (entry && error.keyword !== 'additionalProperties') dropped[entry[1] as ModelList].add(Number(entry[2]));
+    return describe(error, valueAt(value, error.instancePath));
+  });
+  for (const list of MODEL_LISTS) {
+    for (const index of dropped[list]) {
+      const id = (valueAt(value, `/${list}/${index}/id`) as unknown) ?? undefined;
+      problems.push(`the entry \`${list}[${index}]\`${typeof id === 'string' ? ` (\`${id.slice(0, 40)}\`)` : ''} is not used`);
+    }
+  }
+  return { problems: [...new Set(problems)], dropped };
+}
+
 /**
  * What is wrong with `settings.fencelint`, one line per problem (empty when it is valid or
  * absent). Never throws, whatever the value.
  */
 export function validateSettings(value: unknown): string[] {
-  if (value === undefined) return [];
-  validator ??= new Ajv({ allErrors: true, strict: true, verbose: true }).compile(SETTINGS_SCHEMA);
-  if (validator(value)) return [];
-  const problems = (validator.errors ?? []).map((error) => describe(error, valueAt(value, error.instancePath)));
-  return [...new Set(problems)];
+  return checkSettings(value).problems;
 }

@@ -1,16 +1,24 @@
 /**
- * `settings.fencelint` from the user's ESLint config: extra lock models and the token
- * column. The value is checked against `SETTINGS_SCHEMA` once per settings object; what is
+ * `settings.fencelint` from the user's ESLint config: extra lock, sink and token-source
+ * models (merged into one catalog per configuration) and the token column. The value is checked against `SETTINGS_SCHEMA` once per settings object; what is
  * wrong is reported once per process (never a crash) and the invalid parts are ignored.
  */
-import { LOCK_MODELS, type CallbackMethod, type LockModel } from './models/locks.js';
-import { validateSettings } from './settings-schema.js';
+import { createHash } from 'node:crypto';
+import { BUILTIN_CATALOG, extendCatalog, type Catalog } from './models/catalog.js';
+import type { CallbackMethod, LockModel } from './models/locks.js';
+import type { FenceTemplate, Place, ResultShape, SinkModel, SinkWrite } from './models/sinks.js';
+import type { TokenSourceModel } from './models/token-sources.js';
+import { checkSettings, validateSettings, type ModelList } from './settings-schema.js';
 
 export interface FencelintSettings {
   /** Column that stores the accepted token, e.g. `fence_token`. */
   tokenColumn?: string;
   /** Additional lock models: a user's own authority or an unlisted library. */
   locks?: Array<Partial<LockModel> & { id: string }>;
+  /** Additional write sinks: a project's own SQL wrapper, tagged template, repository or API client. */
+  sinks?: Array<Record<string, unknown> & { id: string; family: 'sql' | 'object' }>;
+  /** Additional token sources: a project's own function that returns a fence token. */
+  tokenSources?: Array<Partial<TokenSourceModel> & { id: string }>;
   /** `false` analyses each file on its own, without following imports into the project's modules. */
   project?: boolean;
 }
@@ -76,38 +84,149 @@ function callbackMethods(value: unknown): CallbackMethod[] {
     .map((c) => ({ method: c.method as string, callbackArg: Number.isInteger(c.callbackArg) ? (c.callbackArg as number) : -1 }));
 }
 
-const modelCache = new WeakMap<object, readonly LockModel[]>();
+type Entry = Record<string, unknown>;
 
-/** Built-in models plus the user's, merged once per settings object. */
-export function lockModels(settings: unknown): readonly LockModel[] {
-  const own = ownSettings(settings);
-  if (!own || !Array.isArray(own.locks)) return LOCK_MODELS;
-  const cached = modelCache.get(own);
-  if (cached) return cached;
-  const extra: LockModel[] = [];
-  for (const entry of own.locks) {
-    if (!entry || typeof entry !== 'object' || typeof entry.id !== 'string') continue;
-    extra.push({
-      id: entry.id,
-      packages: stringList(entry.packages),
-      authorityExports: stringList(entry.authorityExports ?? ['default']),
-      acquire: stringList(entry.acquire),
-      acquireWithCallback: callbackMethods(entry.acquireWithCallback),
-      lockFactory: stringList(entry.lockFactory),
-      objectAcquire: stringList(entry.objectAcquire),
-      objectAcquireWithCallback: callbackMethods(entry.objectAcquireWithCallback),
-      authorityIsHandle: entry.authorityIsHandle === true,
-      release: stringList(entry.release ?? ['release']),
-      authorityRelease: stringList(entry.authorityRelease),
-      extend: stringList(entry.extend),
-      validity: stringList(entry.validity),
-      tokenProperties: stringList(entry.tokenProperties),
-      tokenAdvice: typeof entry.tokenAdvice === 'string' ? entry.tokenAdvice : 'pass the token the authority issues into the write',
-    });
+function lockModelOf(entry: Entry): LockModel {
+  return {
+    id: entry.id as string,
+    packages: stringList(entry.packages),
+    authorityExports: stringList(entry.authorityExports ?? ['default']),
+    acquire: stringList(entry.acquire),
+    acquireWithCallback: callbackMethods(entry.acquireWithCallback),
+    lockFactory: stringList(entry.lockFactory),
+    objectAcquire: stringList(entry.objectAcquire),
+    objectAcquireWithCallback: callbackMethods(entry.objectAcquireWithCallback),
+    authorityIsHandle: entry.authorityIsHandle === true,
+    release: stringList(entry.release ?? ['release']),
+    authorityRelease: stringList(entry.authorityRelease),
+    extend: stringList(entry.extend),
+    validity: stringList(entry.validity),
+    tokenProperties: stringList(entry.tokenProperties),
+    tokenAdvice: typeof entry.tokenAdvice === 'string' ? entry.tokenAdvice : 'pass the token the authority issues into the write',
+    receivers: stringList(entry.receivers),
+  };
+}
+
+/** A user's SQL wrapper: the count members any driver gives, unless the entry says. */
+const OWN_SQL_RESULT: ResultShape = { type: 'count', read: ['rowCount', 'affectedRows', 'changes', 'count', 'length'] };
+const OWN_SQL_FENCE: FenceTemplate = { compare: 'AND {column} < $n', store: '{column} = $n' };
+/** A user's own client: its reply is whatever it returns, so reading it at all counts. */
+const OWN_OBJECT_RESULT: ResultShape = { type: 'reply' };
+const OWN_OBJECT_FENCE: FenceTemplate = { compare: '{column}: { lt: {token} }', store: '{column}: {token}' };
+
+function placeOf(value: unknown): Place | undefined {
+  const place = value as { arg?: unknown; property?: unknown } | undefined;
+  if (!place || !Number.isInteger(place.arg)) return undefined;
+  const property = stringList(place.property);
+  return property.length > 0 ? { arg: place.arg as number, property } : { arg: place.arg as number };
+}
+
+function resultOf(value: unknown, fallback: ResultShape): ResultShape {
+  const r = value as { type?: string; read?: unknown; tuple?: unknown; misleading?: unknown; names?: unknown; codes?: unknown } | undefined;
+  switch (r?.type) {
+    case 'count':
+      return { type: 'count', read: stringList(r.read), ...(Number.isInteger(r.tuple) ? { tuple: r.tuple as number } : {}), misleading: stringList(r.misleading) };
+    case 'rows':
+    case 'status':
+      return { type: r.type, read: stringList(r.read) };
+    case 'exception':
+      return { type: 'exception', names: stringList(r.names), codes: stringList(r.codes) };
+    case 'number':
+    case 'record':
+    case 'reply':
+    case 'none':
+      return { type: r.type };
+    default:
+      return fallback;
   }
-  const merged = [...extra, ...LOCK_MODELS];
-  modelCache.set(own, merged);
-  return merged;
+}
+
+function sinkModelOf(entry: Entry): SinkModel {
+  const sql = entry.family === 'sql';
+  const fence = entry.fence as { compare?: unknown; store?: unknown } | undefined;
+  const writes: SinkWrite[] = Array.isArray(entry.writes)
+    ? (entry.writes as Entry[]).map((w) => {
+        const filter = placeOf(w.filter);
+        const values = placeOf(w.values);
+        return {
+          method: w.method as string,
+          kind: w.kind as SinkWrite['kind'],
+          ...(filter ? { filter } : {}),
+          ...(values ? { values } : {}),
+          ...(w.result ? { result: resultOf(w.result, OWN_OBJECT_RESULT) } : {}),
+        };
+      })
+    : [];
+  return {
+    id: entry.id as string,
+    family: sql ? 'sql' : 'object',
+    packages: stringList(entry.packages),
+    clientExports: stringList(entry.clientExports),
+    clientTypes: stringList(entry.clientTypes),
+    clientFactories: stringList(entry.clientFactories),
+    clientCallbacks: stringList(entry.clientCallbacks),
+    receivers: stringList(entry.receivers),
+    sqlMethods: sql ? stringList(entry.sqlMethods) : [],
+    sqlTags: sql ? stringList(entry.sqlTags) : [],
+    conditionStyle: sql ? 'sql' : 'filter',
+    writes: sql ? [] : writes,
+    result: resultOf(entry.result, sql ? OWN_SQL_RESULT : OWN_OBJECT_RESULT),
+    fence: typeof fence?.compare === 'string' && typeof fence.store === 'string' ? { compare: fence.compare, store: fence.store } : sql ? OWN_SQL_FENCE : OWN_OBJECT_FENCE,
+  };
+}
+
+function tokenSourceOf(entry: Entry): TokenSourceModel {
+  return { id: entry.id as string, calls: stringList(entry.calls), packages: stringList(entry.packages), tokenProperties: stringList(entry.tokenProperties) };
+}
+
+/** The entries of one model list that passed the schema. */
+function validEntries(own: FencelintSettings, list: ModelList, dropped: ReadonlySet<number>): Entry[] {
+  const value = (own as Record<string, unknown>)[list];
+  if (!Array.isArray(value)) return [];
+  return value.filter((entry, index): entry is Entry => !dropped.has(index) && !!entry && typeof entry === 'object' && typeof (entry as Entry).id === 'string');
+}
+
+/** A stable hash of what the catalog is built from: equal settings give one catalog, wherever they came from. */
+function contentKey(own: FencelintSettings): string {
+  let text: string;
+  try {
+    text = JSON.stringify({ locks: own.locks, sinks: own.sinks, tokenSources: own.tokenSources }) ?? '';
+  } catch {
+    return `unhashable:${Math.random()}`;
+  }
+  return text === '{}' ? '' : createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+const catalogByObject = new WeakMap<object, Catalog>();
+/** By content, so a CLI run, `eslint --concurrency` workers and the language server build equal catalogs once each. */
+const catalogByKey = new Map<string, Catalog>();
+const MAX_CATALOGS = 32;
+
+/** The catalog for a configuration: the built-in models plus the user's valid entries, built once per distinct content. */
+export function catalogFor(settings: unknown): Catalog {
+  const own = ownSettings(settings);
+  if (!own) return BUILTIN_CATALOG;
+  const known = catalogByObject.get(own);
+  if (known) return known;
+  const key = contentKey(own);
+  let catalog = key === '' ? BUILTIN_CATALOG : catalogByKey.get(key);
+  if (!catalog) {
+    const { dropped } = checkSettings(own);
+    catalog = extendCatalog(key, {
+      locks: validEntries(own, 'locks', dropped.locks).map(lockModelOf),
+      sinks: validEntries(own, 'sinks', dropped.sinks).map(sinkModelOf),
+      tokenSources: validEntries(own, 'tokenSources', dropped.tokenSources).map(tokenSourceOf),
+    });
+    if (catalogByKey.size >= MAX_CATALOGS) catalogByKey.delete(catalogByKey.keys().next().value!);
+    catalogByKey.set(key, catalog);
+  }
+  catalogByObject.set(own, catalog);
+  return catalog;
+}
+
+/** Built-in lock models plus the user's, merged once per configuration. */
+export function lockModels(settings: unknown): readonly LockModel[] {
+  return catalogFor(settings).locks;
 }
 
 export function tokenColumnSetting(settings: unknown): string {
@@ -131,7 +250,7 @@ export function settingsKey(settings: unknown): string {
   if (cached !== undefined) return cached;
   let key: string;
   try {
-    key = JSON.stringify({ locks: own.locks, tokenColumn: own.tokenColumn }) ?? '';
+    key = `${catalogFor(settings).key}\u0000${JSON.stringify(own.tokenColumn ?? '')}`;
   } catch {
     key = String(Math.random());
   }

@@ -6,7 +6,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleFix, RuleFixer, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { propertyKeyName, unwrap } from '../ast.js';
+import { propertyKeyName, propertyValue, unwrap } from '../ast.js';
 import type { KnexWriteSite, ObjectWriteSite, SqlWriteSite } from '../file-analysis.js';
 import { camel } from '../sinks/object-writes.js';
 import { planFenceEdit } from '../sql/index.js';
@@ -159,6 +159,7 @@ export function appendProperty(object: TSESTree.ObjectExpression, text: string, 
 /** Prisma and MongoDB filters: add `{ <key>: { lt|$lt: token } }` and store the token with the values. */
 export function objectFenceFix(site: Omit<ObjectWriteSite, 'acquire'>, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
   const { write, verdict } = site;
+  if (write.api === 'object') return ownClientFenceFix(site, token, column, sourceCode);
   if (write.api !== 'prisma' && write.api !== 'mongodb') return undefined;
   if (!write.filter) return undefined;
   const snakeStyle = write.filter.properties.some((p) => p.type === AST_NODE_TYPES.Property && /^[a-z][a-z0-9]*_[a-z]/.test(propertyKeyName(p) ?? ''));
@@ -170,6 +171,65 @@ export function objectFenceFix(site: Omit<ObjectWriteSite, 'acquire'>, token: st
     if (!write.values) return undefined;
     const stores = write.values.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === key);
     if (!stores) edits.push(appendProperty(write.values, key === token ? key : `${key}: ${token}`, sourceCode));
+  }
+  return edits.length > 0 ? toFixes(edits) : undefined;
+}
+
+function fill(template: string, column: string, token: string): string {
+  return template.replace(/\{column\}/g, column).replace(/\{token\}/g, token);
+}
+
+/**
+ * A project's own client: the entry's `fence.compare` goes into the condition object (made
+ * when the call has none: `{ headers: { 'If-Match': ... } }` as the missing argument), its
+ * `fence.store` into the values object.
+ */
+function ownClientFenceFix(site: Omit<ObjectWriteSite, 'acquire'>, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
+  const { write, verdict } = site;
+  const entry = write.model.writes.find((w) => w.method === write.method);
+  const node = write.node;
+  if (!entry || node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const key = verdict.column ?? camel(column);
+  const edits: Edit[] = [];
+  if (!verdict.tokenCompared) {
+    const compare = fill(write.model.fence.compare, key, token);
+    if (write.filter) edits.push(appendProperty(write.filter, compare, sourceCode));
+    else {
+      const place = entry.filter;
+      if (!place) return undefined;
+      const wrap = (text: string, path: readonly string[]) => path.reduceRight((inner, name) => `{ ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)}: ${inner} }`, text);
+      const arg = node.arguments[place.arg];
+      if (!arg) {
+        // Only the next argument can be added; a gap would need placeholders the call does not have.
+        if (place.arg !== node.arguments.length) return undefined;
+        const text = wrap(`{ ${compare} }`, place.property ?? []);
+        const last = node.arguments[node.arguments.length - 1];
+        edits.push(last ? { range: [last.range[1], last.range[1]], text: `, ${text}` } : { range: [node.range[1] - 1, node.range[1] - 1], text });
+      } else {
+        // The argument is an object without (part of) the property path: add the rest there.
+        let host = unwrap(arg) as TSESTree.ObjectExpression;
+        const path = place.property ?? [];
+        let depth = 0;
+        for (; depth < path.length; depth++) {
+          const inner = propertyValue(host, path[depth]);
+          if (!inner) break;
+          host = unwrap(inner) as TSESTree.ObjectExpression;
+        }
+        const rest = path.slice(depth);
+        if (rest.length === 0) edits.push(appendProperty(host, compare, sourceCode));
+        else {
+          const [first, ...more] = rest;
+          edits.push(appendProperty(host, `${/^[A-Za-z_$][\w$]*$/.test(first) ? first : JSON.stringify(first)}: ${wrap(`{ ${compare} }`, more)}`, sourceCode));
+        }
+      }
+    }
+  }
+  const store = write.model.fence.store;
+  if (store && write.kind !== 'delete' && (!verdict.tokenCompared || !verdict.tokenStored)) {
+    // A compare without the store would leave later stale writes passing: no half edit.
+    if (!write.values) return undefined;
+    const stores = write.values.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === key);
+    if (!stores) edits.push(appendProperty(write.values, fill(store, key, token), sourceCode));
   }
   return edits.length > 0 ? toFixes(edits) : undefined;
 }

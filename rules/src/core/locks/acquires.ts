@@ -232,7 +232,8 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   if (!method) return undefined;
 
   // A project function we could read: its summary says whether it takes a lock, whatever its name.
-  const summary = input.summaryOf?.(call);
+  // (Unless the settings declare the receiver: the user's model of it wins.)
+  const summary = object && input.receivers.isDeclared(object) ? undefined : input.summaryOf?.(call);
   if (summary && !summary.partial) return summary.acquire ? classifySummarised(call, summary.acquire, input) : undefined;
 
   // `SELECT pg_advisory_lock(...)` through any SQL client, knex's `trx.raw(...)` included.

@@ -42,6 +42,8 @@ export interface LockModel {
   tokenProperties: string[];
   /** Where a user of this library can get a real token; ends the diagnostic. */
   tokenAdvice: string;
+  /** Receiver paths that always are this authority (`leases`, `this.gate`): a project's own lock, declared in settings. */
+  receivers?: string[];
 }
 
 const DURABLE_COUNTER =

@@ -16,7 +16,12 @@
  * for a 409/412 (only `ok`/`status` tell), axios, got and ky reject on them.
  */
 
-export type SinkFamily = 'sql' | 'knex' | 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb' | 'redis' | 'http' | 's3';
+/**
+ * `object`: a client of the project's own (a repository, an HTTP client wrapper) whose writes
+ * say where their filter and values live (`writes[].filter` / `values`); read and judged by
+ * the generic filter reader, with the model's `fence` template as the suggestion.
+ */
+export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb' | 'redis' | 'http' | 's3';
 
 export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
 
@@ -95,6 +100,8 @@ export interface SinkModel {
   clientCallbacks: readonly string[];
   /** Last resort, when nothing resolves a receiver: names such clients are commonly given. */
   receiverNames?: RegExp;
+  /** Receiver paths that always are this client (`db`, `this.api`): a project's own wrapper, declared in settings. */
+  receivers?: readonly string[];
   /** SQL drivers: methods that take SQL text first, and tags of SQL tagged templates. */
   sqlMethods?: readonly string[];
   sqlTags?: readonly string[];

@@ -6,6 +6,27 @@
  */
 
 /**
+ * A function or method whose result is a fence token: a durable counter a project reads
+ * through its own helper (`leases.next()`, `nextFence(key)`), or a library call the analysis
+ * cannot look into. Users add entries through `settings.fencelint.tokenSources`.
+ */
+export interface TokenSourceModel {
+  id: string;
+  /** Calls as written: a function (`nextFence`) or a receiver path and method (`leases.next`, `this.fence.issue`). */
+  calls: readonly string[];
+  /** When not empty, the call's first name must be imported from one of these (`@acme/fence`). */
+  packages: readonly string[];
+  /** Properties of the result that hold the token (`{ token } = await leases.next()`); empty: the result itself. */
+  tokenProperties: readonly string[];
+}
+
+/**
+ * Token sources known by their call: none built in yet, because the libraries users hold hand
+ * out tokens through the shapes below (counters, revisions), which the tracer reads from the code.
+ */
+export const TOKEN_SOURCE_MODELS: readonly TokenSourceModel[] = [];
+
+/**
  * Redis commands whose reply is the counter's new value (ioredis and node-redis spell them
  * `incr`, `incrBy`/`incrby`, `hIncrBy`/`hincrby`, or upper case); compared lower-cased.
  */

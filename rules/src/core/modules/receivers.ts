@@ -10,7 +10,8 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, isFunctionNode, receiverPath, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { bindingMatches, resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
 import { LOCAL_LOCK_PACKAGES, REDIS_CLIENT_EXPORTS, REDIS_CLIENT_PACKAGES, type LockModel } from '../models/locks.js';
-import { SINK_MODELS, sinkModel, type SinkModel } from '../models/sinks.js';
+import { sinkModel, type SinkModel } from '../models/sinks.js';
+import { BUILTIN_CATALOG, type Catalog } from '../models/catalog.js';
 
 export type ReceiverKind =
   | { type: 'authority'; model: LockModel }
@@ -32,8 +33,16 @@ export function receiverKey(node: Node): string | undefined {
 
 const KNEX = sinkModel('knex');
 const REDIS = sinkModel('redis');
-/** Sink models whose clients are not `knex` or `redis` kinds (those two keep their own kinds). */
-const CLIENT_MODELS = SINK_MODELS.filter((m) => m.id !== 'knex' && m.family !== 'redis' && m.clientExports.length + m.clientTypes.length > 0);
+/** Sink models whose clients are not `knex` or `redis` kinds (those two keep their own kinds), per catalog. */
+const clientModelsOf = new WeakMap<Catalog, readonly SinkModel[]>();
+function clientModels(catalog: Catalog): readonly SinkModel[] {
+  let models = clientModelsOf.get(catalog);
+  if (!models) {
+    models = catalog.sinks.filter((m) => m.id !== 'knex' && m.family !== 'redis' && m.clientExports.length + m.clientTypes.length > 0);
+    clientModelsOf.set(catalog, models);
+  }
+  return models;
+}
 
 function clientKind(model: SinkModel): ReceiverKind {
   if (model.id === 'knex') return { type: 'knex' };
@@ -41,8 +50,8 @@ function clientKind(model: SinkModel): ReceiverKind {
   return { type: 'client', model };
 }
 
-function kindOfBinding(binding: ImportBinding, models: readonly LockModel[], asType = false): ReceiverKind | undefined {
-  for (const model of models) {
+function kindOfBinding(binding: ImportBinding, catalog: Catalog, asType = false): ReceiverKind | undefined {
+  for (const model of catalog.locks) {
     if (model.packages.length > 0 && bindingMatches(binding, model.packages, model.authorityExports)) {
       return model.authorityIsHandle ? { type: 'lockObject', model } : { type: 'authority', model };
     }
@@ -50,7 +59,7 @@ function kindOfBinding(binding: ImportBinding, models: readonly LockModel[], asT
   if (bindingMatches(binding, REDIS_CLIENT_PACKAGES, REDIS_CLIENT_EXPORTS)) return { type: 'redis' };
   if (bindingMatches(binding, KNEX.packages, asType ? KNEX.clientTypes : KNEX.clientExports)) return { type: 'knex' };
   if (LOCAL_LOCK_PACKAGES.includes(binding.source)) return { type: 'local' };
-  for (const model of CLIENT_MODELS) {
+  for (const model of clientModels(catalog)) {
     if (bindingMatches(binding, model.packages, asType ? model.clientTypes : model.clientExports)) return { type: 'client', model };
   }
   return undefined;
@@ -93,10 +102,29 @@ export class ReceiverTable {
   /** What an import from one of the project's modules is (a client it creates and exports), through the module graph. */
   importedKind?: (binding: ImportBinding) => ReceiverKind | undefined;
 
+  readonly models: readonly LockModel[];
+
   constructor(
     private readonly imports: ImportTable,
-    readonly models: readonly LockModel[],
-  ) {}
+    /** The configuration's catalog: built-in models and the user's own. */
+    readonly catalog: Catalog = BUILTIN_CATALOG,
+  ) {
+    this.models = catalog.locks;
+  }
+
+  /** Whether a receiver is one the settings declare (`leases`, `db`): the declaration wins over a summary of its module. */
+  isDeclared(node: Node): boolean {
+    const key = receiverKey(node);
+    return key !== undefined && this.catalog.declaredReceivers.has(key);
+  }
+
+  /** What a receiver path declared in the settings always is (`db`, `this.api`, `leases`). */
+  private declaredKind(key: string): ReceiverKind | undefined {
+    const declared = this.catalog.declaredReceivers.get(key);
+    if (!declared) return undefined;
+    if (declared.lock) return declared.lock.authorityIsHandle ? { type: 'lockObject', model: declared.lock } : { type: 'authority', model: declared.lock };
+    return declared.sink ? clientKind(declared.sink) : undefined;
+  }
 
   set(key: string, kind: ReceiverKind): void {
     this.kinds.set(key, kind);
@@ -116,7 +144,7 @@ export class ReceiverTable {
       const callee = unwrap(node.callee);
       const binding = resolveImported(callee, this.imports);
       if (binding) {
-        const kind = kindOfBinding(binding, this.models);
+        const kind = kindOfBinding(binding, this.catalog);
         if (kind) return kind;
       }
       // `new PrismaService()` of a same-file subclass of a client.
@@ -167,7 +195,7 @@ export class ReceiverTable {
   kindOf(node: Node, depth = 0): ReceiverKind | undefined {
     const key = receiverKey(node);
     if (key !== undefined) {
-      const kind = this.kinds.get(key);
+      const kind = this.declaredKind(key) ?? this.kinds.get(key);
       if (kind) return kind;
     }
     const created = this.kindOfCreation(node, depth);
@@ -186,14 +214,14 @@ export class ReceiverTable {
     }
     if (this.typeResolver && depth === 0) {
       const binding = this.typeResolver(node);
-      if (binding) return kindOfBinding(binding, this.models, true) ?? kindOfBinding(binding, this.models);
+      if (binding) return kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog);
     }
     return undefined;
   }
 
   /** Whether a type's binding names something this table can classify (for the type resolver). */
   knows(binding: ImportBinding): boolean {
-    return (kindOfBinding(binding, this.models, true) ?? kindOfBinding(binding, this.models)) !== undefined;
+    return (kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog)) !== undefined;
   }
 
   /** The write client a receiver is, if any. */
@@ -219,7 +247,7 @@ export class ReceiverTable {
       if (annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier) return this.kindOfClass(annotation.typeName.name, depth + 1);
       return undefined;
     }
-    const kind = kindOfBinding(binding, this.models, true) ?? kindOfBinding(binding, this.models);
+    const kind = kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog);
     // A type names the instance: `Mutex` from redis-semaphore is a lock object, `Lock` from etcd3 too.
     if (!kind && binding.source === 'etcd3' && binding.exported === 'Lock') {
       const model = this.models.find((m) => m.id === 'etcd3');
@@ -233,7 +261,7 @@ export class ReceiverTable {
     const cls = this.classes.get(name);
     if (!cls?.superClass || depth > MAX_RESOLVE_DEPTH) return undefined;
     const binding = resolveImported(cls.superClass, this.imports);
-    if (binding) return kindOfBinding(binding, this.models);
+    if (binding) return kindOfBinding(binding, this.catalog);
     const superClass = unwrap(cls.superClass);
     return superClass.type === AST_NODE_TYPES.Identifier ? this.kindOfClass(superClass.name, depth + 1) : undefined;
   }

@@ -11,7 +11,8 @@ import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
 
-export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb';
+/** `object`: a project's own client declared in the settings (`SinkFamily` `object`). */
+export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb' | 'object';
 
 export interface ObjectWrite {
   node: TSESTree.CallExpression | TSESTree.NewExpression;
@@ -106,6 +107,34 @@ function onlyMonotoneOperators(update: TSESTree.ObjectExpression | undefined): b
   return update.properties.every((p) => p.type === AST_NODE_TYPES.Property && /^\$(?:max|min)$/.test(propertyKeyName(p) ?? ''));
 }
 
+/**
+ * Whether a place can be read in this call: the argument is missing (the write sends no such
+ * condition) or an object literal down the property path. An argument held in a variable, or
+ * built at run time, cannot be judged, so the write is not reported.
+ */
+function placeReadable(call: TSESTree.CallExpression, place: Place | undefined): boolean {
+  if (!place) return true;
+  const arg = call.arguments[place.arg];
+  if (!arg) return !call.arguments.some((a) => a.type === AST_NODE_TYPES.SpreadElement);
+  let value: Node | undefined = arg.type === AST_NODE_TYPES.SpreadElement ? undefined : unwrap(arg);
+  for (const key of place.property ?? []) {
+    if (value?.type !== AST_NODE_TYPES.ObjectExpression) return false;
+    if (value.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) return false;
+    const inner = propertyValue(value, key);
+    if (!inner) return true;
+    value = unwrap(inner);
+  }
+  return value?.type === AST_NODE_TYPES.ObjectExpression;
+}
+
+/** A write of a project's own client, declared in the settings: `api.put(url, body, { headers })`, `repo.save(key, value, cond)`. */
+function ownObjectWrite(node: TSESTree.CallExpression, model: SinkModel, method: string): ObjectWrite | undefined {
+  const write = sinkWrite(model, method);
+  if (!write) return undefined;
+  if (!placeReadable(node, write.filter) || !placeReadable(node, write.values)) return undefined;
+  return fromCatalog(node, model, write);
+}
+
 const TERMINAL = /^(?:execute|executeTakeFirst|executeTakeFirstOrThrow|run|then|returning|returningAll|execute\w*)$/;
 
 /**
@@ -128,6 +157,8 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   // What the receiver resolves to; for Prisma the client is the receiver's receiver (`prisma.account`).
   const resolved = object ? receivers?.sinkModelOf(object) : undefined;
   const resolvedOwner = object && unwrap(object).type === AST_NODE_TYPES.MemberExpression ? receivers?.sinkModelOf((unwrap(object) as TSESTree.MemberExpression).object) : undefined;
+  // A project's own client: its entry says which methods write; nothing else is read on it.
+  if (resolved?.family === 'object') return ownObjectWrite(node, resolved, method);
 
   // Prisma: prisma.<model>.update({ where, data }).
   const prismaWrite = sinkWrite(PRISMA, method);

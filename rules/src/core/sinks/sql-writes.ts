@@ -9,7 +9,8 @@ import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, propertyKeyName, unwrap, type Node } from '../ast.js';
 import { isLockTable } from '../models/lock-tables.js';
 import { isTokenColumnName } from '../models/token-names.js';
-import { SQL_METHOD_NAMES, SQL_TAG_NAMES, type SinkModel } from '../models/sinks.js';
+import type { SinkModel } from '../models/sinks.js';
+import { BUILTIN_CATALOG, ownSqlModel, type Catalog } from '../models/catalog.js';
 import { sinkModelOfKind, type ReceiverTable } from '../modules/receivers.js';
 import { readSqlSource, type SqlSource } from '../sql/index.js';
 import type { SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js';
@@ -67,24 +68,28 @@ function clientOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpress
   if (!receivers) return undefined;
   const head = unwrap(node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.callee);
   const target = head.type === AST_NODE_TYPES.MemberExpression ? head.object : node.type === AST_NODE_TYPES.TaggedTemplateExpression ? head : undefined;
-  return target ? sinkModelOfKind(receivers.kindOf(target)) : undefined;
+  const resolved = target ? sinkModelOfKind(receivers.kindOf(target)) : undefined;
+  if (resolved) return resolved;
+  // A user's own wrapper or tag, named in the settings, whatever its receiver.
+  const name = head.type === AST_NODE_TYPES.MemberExpression ? calleeNameOfTag(head) : head.type === AST_NODE_TYPES.Identifier ? head.name : undefined;
+  return name ? ownSqlModel(receivers.catalog, name) : undefined;
 }
 
 /**
  * The SQL a call or tagged template sends, with its parameter bindings; undefined if it sends
  * none we can read. With `receivers`, the client library is resolved too (for result shapes).
  */
-export function readSqlCall(node: Node, sourceCode: SourceCode, receivers?: ReceiverTable): SqlCall | undefined {
-  const call = readSqlCallText(node, sourceCode);
+export function readSqlCall(node: Node, sourceCode: SourceCode, receivers?: ReceiverTable, catalog: Catalog = receivers?.catalog ?? BUILTIN_CATALOG): SqlCall | undefined {
+  const call = readSqlCallText(node, sourceCode, catalog);
   if (call && receivers) call.client = clientOf(call.node, receivers);
   return call;
 }
 
-function readSqlCallText(node: Node, sourceCode: SourceCode): SqlCall | undefined {
+function readSqlCallText(node: Node, sourceCode: SourceCode, catalog: Catalog): SqlCall | undefined {
   if (node.type === AST_NODE_TYPES.TaggedTemplateExpression) {
     const tag = unwrap(node.tag);
     const name = tag.type === AST_NODE_TYPES.Identifier ? tag.name : calleeNameOfTag(tag);
-    if (!name || !SQL_TAG_NAMES.has(name)) return undefined;
+    if (!name || !catalog.sqlTagNames.has(name)) return undefined;
     // A fragment nested in another sql`` is part of that statement, not a statement itself.
     if (node.parent?.type === AST_NODE_TYPES.TemplateLiteral && node.parent.parent?.type === AST_NODE_TYPES.TaggedTemplateExpression) return undefined;
     const source = readSqlSource(node, sourceCode, 'postgres');
@@ -93,7 +98,7 @@ function readSqlCallText(node: Node, sourceCode: SourceCode): SqlCall | undefine
   }
   if (node.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const method = calleeName(node);
-  if (!method || !SQL_METHOD_NAMES.has(method)) return undefined;
+  if (!method || !catalog.sqlMethodNames.has(method)) return undefined;
   const first = node.arguments[0];
   if (!first || first.type === AST_NODE_TYPES.SpreadElement) return undefined;
 

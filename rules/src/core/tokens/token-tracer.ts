@@ -30,6 +30,8 @@ import {
   TOKEN_ISSUER_WORD,
 } from '../models/token-sources.js';
 import { receiverKey } from '../modules/receivers.js';
+import { BUILTIN_CATALOG, type Catalog } from '../models/catalog.js';
+import type { TokenSourceModel } from '../models/token-sources.js';
 import { counterOutputs, readSqlCall } from '../sinks/sql-writes.js';
 import { clockSourceOf, isClockPackage } from './value-origin.js';
 
@@ -54,6 +56,8 @@ export interface TokenTracerOptions {
   /** Local names bound to imports, to recognise clock and random packages. */
   imports?: ImportTable;
   hooks?: TokenTracerHooks;
+  /** The configuration's catalog, for the user's own token sources and SQL wrappers. */
+  catalog?: Catalog;
 }
 
 /** 'token', 'not' (a clock, random or constant value), or undefined: the origin is out of sight. */
@@ -130,6 +134,8 @@ export class TokenTracer {
   private readonly thisWrites = new Map<Node, Map<string, Node[]>>();
   /** While set, names decide nothing: only origins count. */
   private strict = false;
+  private readonly catalog: Catalog;
+  private readonly imports: ImportTable | undefined;
 
   constructor(
     private readonly sourceCode: SourceCode,
@@ -143,6 +149,17 @@ export class TokenTracer {
     }
     for (const [local, binding] of options.imports ?? []) if (isClockPackage(binding.source)) this.clockNames.add(local);
     this.hooks = options.hooks ?? {};
+    this.catalog = options.catalog ?? BUILTIN_CATALOG;
+    this.imports = options.imports;
+  }
+
+  /** The catalog's token source a call is (`leases.next()`, `nextFence(key)`), by the call as written. */
+  private tokenSourceOf(n: TSESTree.CallExpression): TokenSourceModel | undefined {
+    if (this.catalog.tokenSources.length === 0) return undefined;
+    const written = receiverKey(n.callee);
+    if (written === undefined) return undefined;
+    const root = written.split('.')[0];
+    return this.catalog.tokenSources.find((source) => source.calls.includes(written) && (source.packages.length === 0 || source.packages.includes(this.imports?.get(root)?.source ?? '')));
   }
 
   /** Whether the value of `node` is a fence token. */
@@ -407,6 +424,12 @@ export class TokenTracer {
       if (path.length !== 1 || typeof first !== 'string') return undefined;
       return first === HANDLE || site.tokenProperties.includes(first) || isHandleTokenName(first) ? 'token' : undefined;
     }
+    const declared = this.tokenSourceOf(n);
+    if (declared) {
+      const [step] = path;
+      if (path.length === 0 && declared.tokenProperties.length === 0) return 'token';
+      if (path.length === 1 && typeof step === 'string' && declared.tokenProperties.includes(step)) return 'token';
+    }
     if (path.length === 0 && this.isRedisCounter(n)) return 'token';
     if (name === REDIS_TRANSACTION_EXEC && this.redisTransactionCounter(n, path)) return 'token';
     const sql = this.sqlCounter(n, path);
@@ -505,7 +528,7 @@ export class TokenTracer {
     const last = path[path.length - 1];
     if (typeof last !== 'string' || last === HANDLE || last === ANY_ELEMENT) return undefined;
     if (!path.slice(0, -1).every((s) => typeof s === 'number' || s === ANY_ELEMENT || ROW_CONTAINER.has(s as string))) return undefined;
-    const call = readSqlCall(n, this.sourceCode);
+    const call = readSqlCall(n, this.sourceCode, undefined, this.catalog);
     if (!call) return undefined;
     const column = last.toLowerCase();
     return call.source.analysis.statements.some((s) => counterOutputs(s).includes(column)) ? 'token' : undefined;

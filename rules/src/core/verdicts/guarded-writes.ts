@@ -101,7 +101,7 @@ export function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplat
       }
     }
   }
-  const call = readSqlCall(node, sourceCode);
+  const call = readSqlCall(node, sourceCode, undefined, analysis.receivers.catalog);
   if (!call) return undefined;
   const statements = call.source.analysis.statements.filter(isProtectedWrite);
   if (statements.length === 0) return undefined;

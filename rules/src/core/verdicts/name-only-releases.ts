@@ -261,7 +261,7 @@ function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumn
   // First every statement on a lock table, so the columns the file uses are known before judging.
   for (const node of nodes) {
     if (!mayTouchLockTable(node, sourceCode)) continue;
-    const call = readSqlCall(node, sourceCode);
+    const call = readSqlCall(node, sourceCode, undefined, analysis.receivers.catalog);
     if (!call) continue;
     for (const statement of call.source.analysis.statements) {
       if (!isLockTable(statement.table)) continue;

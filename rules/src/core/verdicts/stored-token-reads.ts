@@ -108,7 +108,7 @@ export function storedTokenChecks(analysis: FileAnalysis, sourceCode: SourceCode
     }
     if (!readSink) {
       if (!maySelect(node, sourceCode)) continue;
-      const call = readSqlCall(node, sourceCode);
+      const call = readSqlCall(node, sourceCode, undefined, analysis.receivers.catalog);
       const select = call?.source.analysis.statements.find((s) => s.kind === 'select');
       if (!call || !select || call.source.analysis.statements.some((s) => s.kind !== 'select')) continue;
       readSink = 'sql';
