@@ -21,6 +21,16 @@ describe('extension manifest', () => {
     }
   });
 
+  it('fencelint.models carries the schema of settings.fencelint, so the settings editor checks locks, sinks and token sources too', async () => {
+    const { SETTINGS_SCHEMA } = await import('../../rules/src/core/settings-schema.js');
+    const models = manifest.contributes.configuration.properties['fencelint.models'];
+    expect(models.properties).toEqual(JSON.parse(JSON.stringify(SETTINGS_SCHEMA.properties)));
+    expect(models.additionalProperties).toBe(false);
+    // The description promises what the schema has, no more.
+    for (const key of ['locks', 'sinks', 'tokenSources', 'tokenColumn', 'project']) expect(models.markdownDescription).toContain(`\`${key}\``);
+    for (const key of Object.keys(models.properties)) expect(models.markdownDescription).toContain(`\`${key}\``);
+  });
+
   it('leaves tokenColumn empty by default so the rule can infer the column from the file', () => {
     expect(properties['fencelint.tokenColumn'].default).toBe('');
   });

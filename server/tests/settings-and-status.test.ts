@@ -149,6 +149,57 @@ describe('settings that change what is linted', () => {
     expect(diagnostics[0].range.start.line).toBe(6);
   });
 
+  it('adds the sinks and token sources of fencelint.models: a project\'s own API client is reported and its quick fix adds the declared header', async () => {
+    const code = [
+      "import Redlock from 'redlock';",
+      "import Redis from 'ioredis';",
+      "import { api } from './api';",
+      "import { leases } from './leases';",
+      'const redlock = new Redlock([new Redis()]);',
+      'export async function save(id: string, balance: number) {',
+      "  const lock = await redlock.acquire(['account:' + id], 5000);",
+      "  const token = await leases.next('account:' + id);",
+      '  await api.put(`/accounts/${id}`, { balance });',
+      '  await lock.release();',
+      '}',
+      '',
+    ].join('\n');
+    const models = {
+      sinks: [
+        {
+          id: 'acme-api',
+          family: 'object',
+          receivers: ['api'],
+          writes: [{ method: 'put', kind: 'replace', values: { arg: 1 }, filter: { arg: 2, property: ['headers'] } }],
+          fence: { compare: "'If-Match': String({token})", store: '' },
+        },
+      ],
+      tokenSources: [{ id: 'acme-leases', calls: ['leases.next'] }],
+    };
+    const client = await start({ transport: 'stdio', pull: true, settings: { models } });
+    const uri = fileUri('own-sinks/save.ts');
+    await client.open(uri, code);
+    const diagnostics = findings(await client.diagnostics(uri));
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0].range.start.line).toBe(8);
+    const actions: CodeAction[] = await client.connection.sendRequest('textDocument/codeAction', {
+      textDocument: { uri },
+      range: diagnostics[0].range,
+      context: { diagnostics },
+    });
+    const fix = actions.find((a) => a.isPreferred) ?? actions.find((a) => a.edit?.changes?.[uri]);
+    const fixed = applyTextEdits(code, fix!.edit!.changes![uri]);
+    expect(fixed).toContain("await api.put(`/accounts/${id}`, { balance }, { headers: { 'If-Match': String(token) } });");
+    await client.replace(uri, fixed);
+    expect(findings(await client.diagnostics(uri))).toEqual([]);
+
+    // A wrong entry is said once in the editor's log and not used; the lint still runs.
+    await client.changeSettings({ models: { sinks: [{ ...models.sinks[0], writes: [{ method: 'put', kind: 'overwrite' }] }], tokenSources: models.tokenSources } });
+    await client.replace(uri, code);
+    await client.diagnostics(uri);
+    expect(client.logs.filter((l) => l.includes('the entry `sinks[0]` (`acme-api`) is not used'))).toHaveLength(1);
+  });
+
   it('checks fencelint.models against the settings schema: one message for a misspelt key, and the valid lock still counts', async () => {
     const client = await start({
       transport: 'stdio',
