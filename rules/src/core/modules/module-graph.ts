@@ -14,7 +14,8 @@ import { readFileSync, statSync } from 'node:fs';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { ImportBinding } from './imports.js';
 import { clearResolutions, resolveImport } from './module-resolution.js';
-import { parseProjectFile } from './project-source.js';
+import { exportShapes, type ExportShape } from './export-shapes.js';
+import { parseProjectFile, parseTopLevel } from './project-source.js';
 import type { ExportSummary, FunctionSummary, ModuleSummary } from './summaries.js';
 
 export const MAX_DEPTH = 6;
@@ -72,6 +73,8 @@ export class ModuleGraph {
   private readonly overlays = new Map<string, string>();
   /** Per linted file: the modules whose summaries its last analysis used (directly). */
   private readonly used = new Map<string, Set<string>>();
+  /** Per module: what its exports are by declaration (`exportShapes`), with the stamp they were read at. */
+  private readonly shapes = new Map<string, { stamp: string; shapes: Map<string, ExportShape> }>();
 
   /** A view for linting `file` (an absolute path), with a fresh budget. */
   viewFor(file: string, settingsKey: string, summarizer: Summarizer): ProjectView {
@@ -97,8 +100,26 @@ export class ModuleGraph {
     return [...out].sort();
   }
 
+  /**
+   * Whether export `name` of `file` is plainly project code by its declaration (a function, a
+   * class, an instance of one of the module's classes), read without summarising the module.
+   */
+  isPlainCode(file: string, name: string): boolean {
+    const stamp = this.stampOf(file);
+    if (!stamp || stamp.size > MAX_FILE_BYTES) return false;
+    let known = this.shapes.get(file);
+    if (!known || known.stamp !== stamp.stamp) {
+      const text = this.read(file);
+      const program = text === undefined || text.includes('\u0000') ? undefined : parseTopLevel(file, text);
+      known = { stamp: stamp.stamp, shapes: program ? exportShapes(program) : new Map() };
+      this.shapes.set(file, known);
+    }
+    return known.shapes.get(name) === 'code';
+  }
+
   /** Forgets what is known about `file` (changed, created or deleted on disk). */
   invalidate(file: string): void {
+    this.shapes.delete(file);
     for (const key of [...this.entries.keys()]) if (key.endsWith(`\u0000${file}`)) this.entries.delete(key);
     // A new or removed file can change where other imports resolve.
     clearResolutions();
@@ -113,6 +134,7 @@ export class ModuleGraph {
   /** Forgets everything (tests, settings changes). */
   clear(): void {
     this.entries.clear();
+    this.shapes.clear();
     this.used.clear();
     clearResolutions();
   }
@@ -274,6 +296,18 @@ export class ProjectView {
     // CommonJS `module.exports = fn` is what `require` (and a namespace import) gives.
     if (binding.exported === '*') return this.exportOf(file, 'module.exports') ?? this.namespaceOf(file);
     return this.exportOf(file, binding.exported === 'default' ? 'default' : binding.exported);
+  }
+
+  /**
+   * What an imported binding is when it may be a receiver (a client or lock authority the
+   * module creates): an export that is plainly project code is none, and its module is not
+   * summarised for the question.
+   */
+  receiverExportOf(binding: ImportBinding): ExportSummary | undefined {
+    const file = this.resolve(binding.source);
+    if (!file) return undefined;
+    if (binding.exported !== '*' && this.graph.isPlainCode(file, binding.exported)) return undefined;
+    return this.exportOfBinding(binding);
   }
 
   /** `import * as ns from './x'`: the module's exports as members of one object. */

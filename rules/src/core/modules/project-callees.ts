@@ -114,6 +114,11 @@ export class ProjectCallees {
     return found;
   }
 
+  /** Whether `call` was looked up already (its summary costs nothing more). */
+  isKnown(call: Node): boolean {
+    return this.memo.has(call);
+  }
+
   /** Whether the callee of `call` was unknown only because of an import cycle. */
   isPending(call: Node): boolean {
     return this.pendingCalls.has(call);

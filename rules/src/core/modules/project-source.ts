@@ -92,3 +92,14 @@ export function parseProjectFile(file: string, text: string): SourceCode | undef
     return undefined;
   }
 }
+
+/** The top-level statements of a project file, parsed without scopes, tokens or locations (a cheap look at its exports). */
+export function parseTopLevel(file: string, text: string): TSESTree.Program | undefined {
+  const parser = parserStack();
+  if (!parser) return undefined;
+  try {
+    return parser.parse(text, { filePath: file, jsx: /\.[jt]sx$/i.test(file) || /\.m?js$/i.test(file), errorOnUnknownASTType: false, suppressDeprecatedPropertyWarnings: true });
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Services of a large project: a static lock facade in one module, a data layer over TypeORM
+ * in another, and many service modules that import each other (cycles included). The module
+ * graph's bounds must be spent on the lock and the writes under it, not on learning that each
+ * imported service is no database client.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { findings, project, type Project } from './project-helpers.js';
+
+const semaphore = `import { Mutex } from 'redis-semaphore';
+import Redis from 'ioredis';
+
+const client = new Redis();
+
+export type HeldMutex = Mutex;
+
+export default class Semaphore {
+  public static async lock(options: { key: string; namespace: string; lockTimeout?: number }): Promise<HeldMutex> {
+    const mutex = new Mutex(client, options.namespace + ':' + options.key, { lockTimeout: options.lockTimeout ?? 5000 });
+    await mutex.acquire();
+    return mutex;
+  }
+
+  public static async release(mutex: HeldMutex): Promise<void> {
+    await mutex.release();
+  }
+}
+`;
+
+/** The data layer: every service's writes end in a TypeORM repository call here. */
+const databaseService = `import { DataSource, Repository } from 'typeorm';
+import AuditLog from './AuditLog';
+
+export const dataSource = new DataSource({ type: 'postgres' });
+
+export default class DatabaseService<T extends { id: string }> {
+  public constructor(private readonly entityName: string) {}
+
+  protected getRepository(): Repository<T> {
+    return dataSource.getRepository<T>(this.entityName);
+  }
+
+  public async findOneById(id: string): Promise<T | null> {
+    return this.getRepository().findOne({ where: { id } as never });
+  }
+
+  public async updateOneById(args: { id: string; data: Partial<T> }): Promise<void> {
+    await AuditLog.note(this.entityName, args.id);
+    await this.getRepository().update(args.id, args.data as never);
+  }
+}
+`;
+
+/** Imports the data layer back: an import cycle, so the data layer's summaries are partial. */
+const auditLog = `import DatabaseService from './DatabaseService';
+
+class AuditLogService extends DatabaseService<{ id: string; entity: string }> {
+  public async note(entity: string, id: string): Promise<void> {
+    const previous = await this.findOneById(id);
+    if (previous) return;
+  }
+}
+
+export default new AuditLogService('AuditLog');
+`;
+
+function service(index: number, count: number): string {
+  const next = [1, 2, 3].map((step) => (index + step) % count);
+  return `import DatabaseService from './DatabaseService';
+${next.map((n) => `import Service${n} from './Service${n}';`).join('\n')}
+
+class Service${index}Impl extends DatabaseService<{ id: string; name: string }> {
+  public async refresh(id: string): Promise<void> {
+${next.map((n) => `    const row${n} = await Service${n}.findOneById(id);\n    if (!row${n}) return;`).join('\n')}
+  }
+}
+
+export default new Service${index}Impl('Entity${index}');
+`;
+}
+
+let current: Project | undefined;
+afterEach(() => {
+  current?.remove();
+  current = undefined;
+});
+
+describe('a large project of services', () => {
+  it('finds a service write under a static semaphore facade when the file imports more services than the graph may summarise', async () => {
+    const count = 120;
+    const files: Record<string, string> = {
+      'src/Infrastructure/Semaphore.ts': semaphore,
+      'src/Services/DatabaseService.ts': databaseService,
+      'src/Services/AuditLog.ts': auditLog,
+    };
+    for (let i = 0; i < count; i++) files[`src/Services/Service${i}.ts`] = service(i, count);
+    const imports = Array.from({ length: count }, (_, i) => `import Service${i} from './Services/Service${i}';`).join('\n');
+    const reads = Array.from({ length: count }, (_, i) => `  const seen${i} = await Service${i}.findOneById(id);`).join('\n');
+    files['src/refresh.ts'] = `import Semaphore, { HeldMutex } from './Infrastructure/Semaphore';
+${imports}
+
+export async function refreshAll(id: string): Promise<void> {
+${reads}
+  let mutex: HeldMutex | null = null;
+  try {
+    mutex = await Semaphore.lock({ key: id, namespace: 'refresh' });
+    await Service7.updateOneById({ id, data: { name: String(seen0) } });
+  } finally {
+    if (mutex) await Semaphore.release(mutex);
+  }
+}
+`;
+    current = project(files);
+    const results = await current.lint('src/refresh.ts');
+    const messages = results.get('src/refresh.ts') ?? [];
+    const writeLine = 7 + count + count;
+    expect(findings(messages)).toEqual([`${writeLine} fencelint/require-fence-condition`]);
+    expect(messages[0]?.message).toContain('Semaphore.ts:');
+    expect(messages[0]?.message).toContain('DatabaseService.ts:');
+  }, 120_000);
+
+  it('a write of a data layer caught in an import cycle is still a write under the caller\'s lock', async () => {
+    current = project({
+      'src/Infrastructure/Semaphore.ts': semaphore,
+      'src/Services/DatabaseService.ts': databaseService,
+      'src/Services/AuditLog.ts': auditLog,
+      'src/Services/Project.ts': `import DatabaseService from './DatabaseService';\nclass ProjectService extends DatabaseService<{ id: string; status: string }> {}\nexport default new ProjectService('Project');\n`,
+      'src/billing.ts': `import Semaphore from './Infrastructure/Semaphore';
+import ProjectService from './Services/Project';
+
+export async function refreshStatus(projectId: string, status: string): Promise<void> {
+  const mutex = await Semaphore.lock({ key: projectId, namespace: 'billing', lockTimeout: 15000 });
+  try {
+    await ProjectService.updateOneById({ id: projectId, data: { status } });
+  } finally {
+    await Semaphore.release(mutex);
+  }
+}
+`,
+      'src/billing-read.ts': `import Semaphore from './Infrastructure/Semaphore';
+import ProjectService from './Services/Project';
+
+export async function readStatus(projectId: string): Promise<string | undefined> {
+  const mutex = await Semaphore.lock({ key: projectId, namespace: 'billing' });
+  try {
+    return (await ProjectService.findOneById(projectId))?.status;
+  } finally {
+    await Semaphore.release(mutex);
+  }
+}
+`,
+    });
+    const results = await current.lint('src/billing.ts', 'src/billing-read.ts');
+    expect(findings(results.get('src/billing.ts'))).toEqual(['7 fencelint/require-fence-condition']);
+    // A read through the same data layer is no write, cycle or not.
+    expect(findings(results.get('src/billing-read.ts'))).toEqual([]);
+  }, 60_000);
+});
