@@ -222,7 +222,13 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   if (callees) {
     receivers.importedKind = (binding) => {
       const exported = callees.view.receiverExportOf(binding);
-      return exported?.kind === 'value' ? exported.receiver : undefined;
+      if (exported?.kind === 'value') return exported.receiver;
+      // `Redis.defaultClient` of `import Redis from './redis'`: a static member of the default-exported class.
+      if (exported === undefined && binding.exported !== 'default' && binding.exported !== '*') {
+        const owner = callees.view.exportOfBinding({ ...binding, exported: 'default' });
+        if (owner?.kind === 'class') return owner.staticReceivers?.get(binding.exported);
+      }
+      return undefined;
     };
   }
 

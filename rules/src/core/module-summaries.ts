@@ -14,7 +14,7 @@ import type { AcquireSite } from './locks/acquires.js';
 import { GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
 import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
-import { receiverKey } from './modules/receivers.js';
+import { receiverKey, type ReceiverKind } from './modules/receivers.js';
 import type { AcquireSummary, ExportSummary, FunctionSummary, ModuleSummary, ReleaseSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
 
 /** How many writes one summary lists: enough to judge a call, bounded for odd code. */
@@ -324,7 +324,17 @@ class ModuleSummarizer implements ModuleBuilder {
       const summary = this.summarizeFunction(value, `${className}.${key}`);
       (member.static ? statics : methods).set(key, summary);
     }
-    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks] };
+    // `Redis.defaultClient` read off the class by a caller: the receiver table knows static members as `Class.member`.
+    const staticReceivers = new Map<string, ReceiverKind>();
+    const receivers = node.id ? this.getAnalysis()?.receivers : undefined;
+    for (const member of node.body.body) {
+      if ((member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition) || !member.static) continue;
+      if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind !== 'get') continue;
+      const key = propertyKeyName(member);
+      const kind = key && receivers?.get(`${className}.${key}`);
+      if (key && kind) staticReceivers.set(key, kind);
+    }
+    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks], ...(staticReceivers.size > 0 ? { staticReceivers } : {}) };
   }
 
   /** Whether a top-level name is imported from an in-process lock package (async-mutex, async-lock, ...). */

@@ -109,6 +109,8 @@ export type ExportSummary =
       methods: Map<string, FunctionSummary>;
       /** Instance fields holding an in-process lock (`triggersLock = new Mutex()` of async-mutex): no lease, nothing lapses. */
       inProcessLocks?: string[];
+      /** Static members that hold a client or lock authority (`static get defaultClient(): RedisAdapter`, `static redlock = new Redlock()`). */
+      staticReceivers?: Map<string, ReceiverKind>;
     }
   /** An object: an exported instance or object literal; `values` are its other members (nested objects, clients). */
   | { kind: 'object'; members: Map<string, FunctionSummary>; values?: Map<string, ExportSummary> }

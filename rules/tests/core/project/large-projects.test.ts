@@ -156,3 +156,74 @@ export async function readStatus(projectId: string): Promise<string | undefined>
     expect(findings(results.get('src/billing-read.ts'))).toEqual([]);
   }, 60_000);
 });
+
+describe('static facades in other modules', () => {
+  const storage = `import Redis from 'ioredis';
+
+export default class CacheClient extends Redis {
+  private static shared: CacheClient;
+
+  public static get primary(): CacheClient {
+    if (!CacheClient.shared) CacheClient.shared = new CacheClient(process.env.REDIS_URL ?? '');
+    return CacheClient.shared;
+  }
+}
+`;
+  const mutex = `import Redlock, { type Lock } from 'redlock';
+import CacheClient from './storage';
+
+export class DistributedMutex {
+  private static instance: Redlock;
+
+  public static get redlock(): Redlock {
+    if (!this.instance) this.instance = new Redlock([CacheClient.primary]);
+    return this.instance;
+  }
+
+  public static async acquire(resource: string, ttl: number): Promise<Lock> {
+    return this.redlock.acquire([resource], ttl);
+  }
+
+  public static async release(lock: Lock): Promise<void> {
+    await lock.release();
+  }
+}
+`;
+
+  it('a static getter of a client class, read off the imported class, is that client', async () => {
+    current = project({
+      'src/storage.ts': storage,
+      'src/mutex.ts': mutex,
+      'src/memo.ts': `import CacheClient from './storage';
+import { DistributedMutex } from './mutex';
+
+export class Memo {
+  public static async fill(key: string, compute: () => Promise<string>): Promise<string> {
+    const lock = await DistributedMutex.acquire(\`fill:\${key}\`, 3000);
+    try {
+      const cached = await CacheClient.primary.get(key);
+      if (cached !== null) return cached;
+      const value = await compute();
+      await this.store(key, value);
+      return value;
+    } finally {
+      await DistributedMutex.release(lock);
+    }
+  }
+
+  private static async store(key: string, value: string): Promise<void> {
+    await CacheClient.primary.set(key, value, 'EX', 60);
+  }
+
+  public static async peek(key: string): Promise<string | null> {
+    await CacheClient.primary.set(\`seen:\${key}\`, '1', 'EX', 60);
+    return CacheClient.primary.get(key);
+  }
+}
+`,
+    });
+    const results = await current.lint('src/memo.ts');
+    // The write under the lock is reported; the same write outside any lock is not.
+    expect(findings(results.get('src/memo.ts'))).toEqual(['19 fencelint/require-fence-condition']);
+  }, 60_000);
+});
