@@ -10,7 +10,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, extname, isAbsolute } from 'node:path';
+import { dirname, extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type * as TS from 'typescript';
 
 type TypeScript = typeof TS;
@@ -108,7 +108,7 @@ export function resolveImport(fromFile: string, specifier: string): string | und
     try {
       const { options, cache } = projectConfig(ts, directory);
       const result = ts.resolveModuleName(specifier, fromFile, options, ts.sys, cache);
-      const file = result.resolvedModule?.resolvedFileName;
+      const file = result.resolvedModule?.resolvedFileName ?? resolveLocalPackage(ts, fromFile, specifier, options, cache);
       if (file) {
         // Workspace packages come through node_modules symlinks; their real path is project code.
         const real = existsSync(file) ? realpathSync(file) : file;
@@ -122,6 +122,61 @@ export function resolveImport(fromFile: string, specifier: string): string | und
   return resolved ?? undefined;
 }
 
+/** Dependency specs that point at a folder of the project: npm's `file:`, yarn's and pnpm's `link:`. */
+const LOCAL_SPEC = /^(?:file|link):(.+)$/;
+/** How many folders up a `package.json` is looked for. */
+const MAX_PACKAGE_HOPS = 12;
+
+/** package.json dependencies by path; null for none or unreadable. */
+const packageDependencies = new Map<string, Record<string, string> | null>();
+
+function dependenciesAt(ts: TypeScript, packageJson: string): Record<string, string> | null {
+  const known = packageDependencies.get(packageJson);
+  if (known !== undefined) return known;
+  let deps: Record<string, string> | null = null;
+  try {
+    const text = ts.sys.fileExists(packageJson) ? ts.sys.readFile(packageJson) : undefined;
+    const json = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+    if (json && typeof json === 'object') {
+      deps = {};
+      for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+        const value = json[field];
+        if (value && typeof value === 'object') for (const [name, spec] of Object.entries(value)) if (typeof spec === 'string') deps[name] = spec;
+      }
+    }
+  } catch {
+    deps = null;
+  }
+  packageDependencies.set(packageJson, deps);
+  return deps;
+}
+
+/**
+ * A package the project depends on by path (`"common": "file:../common"`) when it is not
+ * installed: the package manager would link that folder into node_modules, so the import
+ * leads into it, as it does once the project is installed.
+ */
+function resolveLocalPackage(ts: TypeScript, fromFile: string, specifier: string, options: TS.CompilerOptions, cache: TS.ModuleResolutionCache): string | undefined {
+  if (specifier.startsWith('.') || isAbsolute(specifier)) return undefined;
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  const subpath = specifier.slice(name.length);
+  let directory = dirname(fromFile);
+  for (let hop = 0; hop < MAX_PACKAGE_HOPS; hop++) {
+    const spec = dependenciesAt(ts, join(directory, 'package.json'))?.[name];
+    const local = spec !== undefined ? LOCAL_SPEC.exec(spec) : null;
+    if (local) {
+      const target = resolvePath(directory, local[1]) + subpath;
+      return ts.resolveModuleName(target, fromFile, options, ts.sys, cache).resolvedModule?.resolvedFileName;
+    }
+    if (spec !== undefined) return undefined;
+    const parent = dirname(directory);
+    if (parent === directory) return undefined;
+    directory = parent;
+  }
+  return undefined;
+}
+
 /** Whether a file name is one we parse as a module (by extension). */
 export function isModuleFileName(file: string): boolean {
   return SOURCE_FILE.test(extname(file)) && !DECLARATION_FILE.test(file);
@@ -132,4 +187,5 @@ export function clearResolutions(): void {
   configs.clear();
   configOfDirectory.clear();
   resolutions.clear();
+  packageDependencies.clear();
 }
