@@ -396,9 +396,31 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
       if (release.by === 'handle' && site.handleKey !== undefined && receiverKey(arg) === site.handleKey) isRelease = true;
       if (release.by === 'name' && site.origin && (site.keyArgText === undefined || input.sourceText(arg) === site.keyArgText)) isRelease = true;
     }
-    if (isRelease) found = call;
+    if (!isRelease) continue;
+    // A release inside a function defined here (`const releaseLock = async () => ...`) ends the
+    // section where that function is called, not where it is written; one never called here does not.
+    const owner = enclosingFunction(call);
+    if (owner && owner !== site.scope && contains(scopeRange, owner)) {
+      const calledAt = lastCallOf(owner, site.start, scopeRange, input.calls);
+      if (calledAt) found = calledAt;
+      continue;
+    }
+    found = call;
   }
   return found;
+}
+
+/** The last call, after `start` and within `scope`, of a function bound to a name (`const release = () => ...`). */
+function lastCallOf(fn: FunctionNode, start: number, scope: TSESTree.Range, calls: readonly TSESTree.CallExpression[]): TSESTree.CallExpression | undefined {
+  const parent = fn.parent;
+  const name = parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier ? parent.id.name : fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id?.name : undefined;
+  if (!name) return undefined;
+  let last: TSESTree.CallExpression | undefined;
+  for (const call of calls) {
+    const callee = unwrap(call.callee);
+    if (callee.type === AST_NODE_TYPES.Identifier && callee.name === name && call.range[0] >= start && contains(scope, call) && !contains(fn, call)) last = call;
+  }
+  return last;
 }
 
 /**
