@@ -15,6 +15,7 @@ import { GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
 import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind } from './modules/receivers.js';
+import { readSetNx } from './locks/redis-locks.js';
 import type { AcquireSummary, ExportSummary, FunctionSummary, ModuleSummary, ReleaseSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
 
 /** How many writes one summary lists: enough to judge a call, bounded for odd code. */
@@ -474,6 +475,8 @@ class ModuleSummarizer implements ModuleBuilder {
         flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
         keyArg: site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
       };
+      const setNx = site.library === 'redis-set-nx' && site.node.type === AST_NODE_TYPES.CallExpression ? readSetNx(site.node) : undefined;
+      const valueArg = setNx?.value ? this.directParam(setNx.value, fn) : undefined;
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // A lock still held when the function returns: the caller holds it until a release.
@@ -484,7 +487,7 @@ class ModuleSummarizer implements ModuleBuilder {
         // lock and lets it expire is no acquire for its callers.
         const session = this.sessionOf(site, fn, analysis, undefined);
         if (this.returnsOf(fn).length > 0 || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
-          return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session };
+          return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}) };
         }
       }
     }

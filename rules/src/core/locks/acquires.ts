@@ -225,6 +225,12 @@ function classifySummarised(call: TSESTree.CallExpression, acquire: AcquireSumma
   return callback ? { ...base, callback } : { ...base, callbackArgument: arg };
 }
 
+/** A literal (`'1'`, `1`, `true`) or a template without expressions. */
+function isConstantValue(node: Node): boolean {
+  const n = unwrap(node);
+  return n.type === AST_NODE_TYPES.Literal || (n.type === AST_NODE_TYPES.TemplateLiteral && n.expressions.length === 0);
+}
+
 /** What lock, if any, this call takes. */
 function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
   const method = calleeName(call);
@@ -234,7 +240,13 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   // A project function we could read: its summary says whether it takes a lock, whatever its name.
   // (Unless the settings declare the receiver: the user's model of it wins.)
   const summary = object && input.receivers.isDeclared(object) ? undefined : input.summaryOf?.(call);
-  if (summary && !summary.partial) return summary.acquire ? classifySummarised(call, summary.acquire, input) : undefined;
+  if (summary && !summary.partial) {
+    if (!summary.acquire) return undefined;
+    // A set-if-absent primitive handed a constant value marks something once (`setIfAbsent(key, '1')`): no lease.
+    const value = summary.acquire.valueArg !== undefined ? call.arguments[summary.acquire.valueArg] : undefined;
+    if (value && value.type !== AST_NODE_TYPES.SpreadElement && isConstantValue(value)) return undefined;
+    return classifySummarised(call, summary.acquire, input);
+  }
 
   // `SELECT pg_advisory_lock(...)` through any SQL client, knex's `trx.raw(...)` included.
   const head = sqlHead(call);

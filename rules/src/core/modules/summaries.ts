@@ -48,6 +48,11 @@ export interface AcquireSummary {
    * (`withAdvisoryLock(pool, key, async (client) => ...)`). Writes on it cannot outlive the lock.
    */
   session?: { arg?: number; callbackParam?: number; scope: 'transaction' | 'session' };
+  /**
+   * A store primitive (`setIfAbsent(key, value)` over `SET NX`): the argument that is the value
+   * written. A caller that writes a constant there marks something once; it takes no lease.
+   */
+  valueArg?: number;
 }
 
 export interface ReleaseSummary {

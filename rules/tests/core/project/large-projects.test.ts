@@ -227,3 +227,53 @@ export class Memo {
     expect(findings(results.get('src/memo.ts'))).toEqual(['19 fencelint/require-fence-condition']);
   }, 60_000);
 });
+
+describe('set-if-absent primitives of another module', () => {
+  const cache = `import Redis from 'ioredis';
+const client = new Redis();
+
+export default class Cache {
+  public static async setIfAbsent(namespace: string, key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    const reply = await client.set(\`\${namespace}:\${key}\`, value, 'EX', ttlSeconds, 'NX');
+    return reply === 'OK';
+  }
+}
+`;
+  const store = `import { Pool } from 'pg';
+const pool = new Pool();
+export async function rebuild(id: string): Promise<void> {
+  await pool.query('UPDATE inventory SET rebuilt_at = now() WHERE id = $1', [id]);
+}
+`;
+
+  it('a constant value makes it a once-per-window marker; an owner id makes it a lease', async () => {
+    current = project({
+      'src/cache.ts': cache,
+      'src/store.ts': store,
+      'src/throttle.ts': `import { randomUUID } from 'node:crypto';
+import Cache from './cache';
+import { rebuild } from './store';
+
+async function shouldRebuild(id: string): Promise<boolean> {
+  return Cache.setIfAbsent('rebuild', id, '1', 300);
+}
+
+async function takeRebuildLease(id: string): Promise<boolean> {
+  return Cache.setIfAbsent('rebuild-lock', id, randomUUID(), 30);
+}
+
+export async function throttled(id: string): Promise<void> {
+  if (!(await shouldRebuild(id))) return;
+  await rebuild(id);
+}
+
+export async function leased(id: string): Promise<void> {
+  if (!(await takeRebuildLease(id))) return;
+  await rebuild(id);
+}
+`,
+    });
+    const results = await current.lint('src/throttle.ts');
+    expect(findings(results.get('src/throttle.ts'))).toEqual(['20 fencelint/require-fence-condition']);
+  }, 60_000);
+});
