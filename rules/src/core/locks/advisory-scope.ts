@@ -7,7 +7,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, enclosingFunction, isFunctionNode, memberName, propertyKeyName, unwrap, type FunctionNode, type Node } from '../ast.js';
+import { calleeName, enclosingFunction, isFunctionNode, memberName, propertyKeyName, unwrap, walk, type FunctionNode, type Node } from '../ast.js';
 import { receiverKey } from '../modules/receivers.js';
 
 export type AdvisoryScope = 'transaction' | 'session';
@@ -111,8 +111,45 @@ function typeName(annotation: TSESTree.TypeNode | undefined): string | undefined
 
 type ConnectionKind = 'transaction' | 'dedicated' | 'pool';
 
+/** How many same-file transaction helpers a callback's connection may be followed through. */
+const MAX_HELPER_DEPTH = 2;
+
+/**
+ * The function a same-file name refers to: `function inTx(fn) {...}`, `const inTx = async (fn) => ...`.
+ */
+function sameFileFunction(callee: Node, sourceCode: SourceCode): FunctionNode | undefined {
+  const c = unwrap(callee);
+  if (c.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = ASTUtils.findVariable(sourceCode.getScope(c), c.name)?.defs[0];
+  if (def?.type === 'FunctionName' && isFunctionNode(def.node)) return def.node;
+  if (def?.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
+    const init = unwrap(def.node.init);
+    return isFunctionNode(init) ? init : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a same-file helper runs the callback it is given at `index` with a transaction as its
+ * first argument: `async function inTx(fn) { const tx = await db.beginTransaction(); ... await fn(tx) }`.
+ */
+function helperHandsTransaction(helper: FunctionNode, index: number, sourceCode: SourceCode, depth: number): boolean {
+  const param = helper.params[index];
+  if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+  let hands = false;
+  walk(helper.body, sourceCode.visitorKeys, (node) => {
+    if (hands || node.type !== AST_NODE_TYPES.CallExpression) return;
+    const callee = unwrap(node.callee);
+    if (callee.type !== AST_NODE_TYPES.Identifier || callee.name !== param.name) return;
+    const first = node.arguments[0];
+    const key = first && first.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(first) : undefined;
+    if (key !== undefined && !key.includes('.') && connectionKind(key, node, sourceCode, depth + 1) === 'transaction') hands = true;
+  });
+  return hands;
+}
+
 /** What the receiver `key` is at `at`: a transaction object, one dedicated connection, or a pool. */
-function connectionKind(key: string, at: Node, sourceCode: SourceCode): ConnectionKind | undefined {
+function connectionKind(key: string, at: Node, sourceCode: SourceCode, depth = 0): ConnectionKind | undefined {
   const parts = key.split('.');
   const byName = (name: string): ConnectionKind | undefined => (POOL_NAME.test(name) ? 'pool' : DEDICATED_NAME.test(name) ? 'dedicated' : undefined);
   if (parts[0] === 'this' || parts.length > 1) return byName(parts[parts.length - 1]);
@@ -121,8 +158,11 @@ function connectionKind(key: string, at: Node, sourceCode: SourceCode): Connecti
   if (def?.type === 'Parameter' && isFunctionNode(def.node)) {
     const fn = def.node;
     const holder = fn.parent;
-    if (holder?.type === AST_NODE_TYPES.CallExpression && holder.arguments.includes(fn as TSESTree.CallExpressionArgument) && TRANSACTION_CALLBACK.test(calleeName(holder) ?? '') && fn.params[0] === def.name) {
-      return 'transaction';
+    if (holder?.type === AST_NODE_TYPES.CallExpression && holder.arguments.includes(fn as TSESTree.CallExpressionArgument) && fn.params[0] === def.name) {
+      if (TRANSACTION_CALLBACK.test(calleeName(holder) ?? '')) return 'transaction';
+      // A same-file helper that opens the transaction and hands it to the callback.
+      const helper = depth < MAX_HELPER_DEPTH ? sameFileFunction(holder.callee, sourceCode) : undefined;
+      if (helper && helperHandsTransaction(helper, holder.arguments.indexOf(fn as TSESTree.CallExpressionArgument), sourceCode, depth)) return 'transaction';
     }
   }
   const annotation = def?.name.type === AST_NODE_TYPES.Identifier ? typeName(def.name.typeAnnotation?.typeAnnotation) : undefined;

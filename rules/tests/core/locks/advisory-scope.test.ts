@@ -214,3 +214,64 @@ export function deleteChat(chatId: string) {
     expect(findings(results.get('chats.ts'))).toEqual(['10 fencelint/require-fence-condition']);
   });
 });
+
+describe('a transaction opened by a same-file helper that hands it to a callback', () => {
+  // The helper begins the transaction itself and passes it to the callback it was given; the
+  // callback takes the xact lock on that transaction and writes through it.
+  const ledger = (opener: string, run: string) => `import { Pool } from 'pg';
+import { store } from './store';
+const pool = new Pool();
+
+${opener}
+
+export async function rollUp(day: string, purge: boolean) {
+  await ${run}(async (conn) => {
+    const got = await conn.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS ok', [day]);
+    if (!got.rows[0]?.ok) return;
+    try {
+      await conn.query({ text: 'UPDATE ledger SET rolled = true WHERE day = $1', values: [day] });
+      if (purge) await conn.query({ text: 'DELETE FROM ledger_staging WHERE day = $1', values: [day] });
+    } catch (err) {
+      console.warn(err);
+    }
+  });
+}
+`;
+  const store = `export const store = { async beginTransaction() { return { query: async (_q: unknown, _v?: unknown[]) => ({ rows: [] as any[] }), done: async () => {}, undo: async () => {} }; } };
+`;
+
+  it('a function declaration that opens it with beginTransaction(): writes on it are inside the lock', async () => {
+    current = project({
+      'store.ts': store,
+      'ledger.ts': ledger(`async function inLedgerTx<T>(work: (conn: any) => Promise<T>): Promise<T> {
+  const conn = await store.beginTransaction();
+  try {
+    const out = await work(conn);
+    await conn.done();
+    return out;
+  } catch (e) {
+    await conn.undo();
+    throw e;
+  }
+}`, 'inLedgerTx'),
+    });
+    const results = await current.lint('ledger.ts');
+    expect(findings(results.get('ledger.ts'))).toEqual([]);
+  });
+
+  it('an arrow helper that runs BEGIN-less queries on a pooled client hands no transaction: the writes are reported', async () => {
+    current = project({
+      'store.ts': store,
+      'ledger.ts': ledger(`const onClient = async <T>(work: (conn: any) => Promise<T>): Promise<T> => {
+  const conn = await pool.connect();
+  try {
+    return await work(pool);
+  } finally {
+    conn.release();
+  }
+};`, 'onClient'),
+    });
+    const results = await current.lint('ledger.ts');
+    expect(findings(results.get('ledger.ts'))).toEqual(['19 fencelint/require-fence-condition', '20 fencelint/require-fence-condition']);
+  });
+});
