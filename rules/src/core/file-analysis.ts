@@ -9,6 +9,7 @@ import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint
 import { contains, enclosingFunction, isFunctionNode, memberName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { findAcquires, type AcquireSite } from './locks/acquires.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
+import { RedisLockKeys } from './locks/redis-locks.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { FunctionIndex } from './modules/functions.js';
 import { recordImport, type ImportTable } from './modules/imports.js';
@@ -405,6 +406,16 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     return undefined;
   };
 
+  // A lock taken through a helper (`this.claim(doc)`) has no key at its call site; a plain SET of
+  // the key the file's SET NX lease takes (`this.keyFor(doc)` in the renewal timer) renews or
+  // takes over that lock, it writes nothing the lock protects.
+  let lockKeys: RedisLockKeys | undefined;
+  const isOwnLockKey = (key: Node): boolean => {
+    lockKeys ??= new RedisLockKeys(calls, sourceCode);
+    const site = lockKeys.setNxOf(key);
+    return !!site && (builtKey(key) || enclosingFunction(site.call) === enclosingFunction(key));
+  };
+
   const writes: WriteSite[] = [];
   const sqlCalls: FileAnalysis['sqlCalls'] = [];
   const receivedWrites: ReceivedWriteSite[] = [];
@@ -425,7 +436,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     }
     // A write on the connection a helper's advisory lock is held on commits while the lock is held.
     if (acquire.lockedSession && writeConnection(node) === acquire.lockedSession.key) continue;
-    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, scripts });
+    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
       const bound = acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn));
@@ -459,11 +470,23 @@ interface WriteEnv {
   earlier: ReadonlyArray<{ call: SqlCall }>;
   /** The key of a Redis SET NX lock held here: writing it is the lock's own business. */
   lockKeyText?: string;
+  /** Whether a Redis key is one a SET NX lease of this file takes (a renewal or take-over, not a protected write). */
+  isOwnLockKey?: (key: Node) => boolean;
   /** Lua scripts defined with `defineCommand`, by command name. */
   scripts: RedisScriptCommands;
 }
 
 const REDIS = sinkModel('redis');
+
+/**
+ * A key built by a call, a template or a concatenation (`this.keyFor(doc)`, `lock:${id}`): the
+ * same text names the same key family in any function of the file. A bare name (`key`) only
+ * where it is the same variable, so it is compared within one function.
+ */
+function builtKey(key: Node): boolean {
+  const k = unwrap(key);
+  return k.type === AST_NODE_TYPES.CallExpression || (k.type === AST_NODE_TYPES.TemplateLiteral && k.expressions.length > 0) || (k.type === AST_NODE_TYPES.BinaryExpression && k.operator === '+');
+}
 
 /** The write a node makes, if it is one of the sinks, judged for a fence. */
 function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression, env: WriteEnv): WriteReading | undefined {
@@ -492,7 +515,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     }
     const api = readApiWrite(node, receivers, text);
     if (api) {
-      if (api.api === 'redis' && api.keyText === env.lockKeyText) return undefined;
+      if (api.api === 'redis' && (api.keyText === env.lockKeyText || (node.type === AST_NODE_TYPES.CallExpression && !!node.arguments[0] && env.isOwnLockKey?.(node.arguments[0])))) return undefined;
       return { sink: 'api', node, write: api, fenced: apiWriteFenced(api, isTokenValue, text) };
     }
     if (node.type === AST_NODE_TYPES.NewExpression) return undefined;

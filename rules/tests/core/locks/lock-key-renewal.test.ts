@@ -1,0 +1,85 @@
+/**
+ * A Redis lock taken through a helper and kept alive by a timer that SETs the same key again:
+ * the renewal writes the lock, not the state the lock protects. Other keys written under the
+ * same lock are still writes, and a bare key name matches the lock only in its own function.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { findings, project, type Project } from '../project/project-helpers.js';
+
+const room = (renewal: string, extra = '') => `import Redis from 'ioredis';
+
+export class RoomOwnership {
+  private redis = new Redis();
+  private timers = new Map<string, NodeJS.Timeout>();
+  private readonly ttlMs = 8000;
+  constructor(private readonly nodeId: string) {}
+
+  private ownerKey(room: string) {
+    return 'room-owner:' + room;
+  }
+
+  private claim(room: string) {
+    return this.redis.set(this.ownerKey(room), this.nodeId, 'PX', this.ttlMs, 'NX', 'GET');
+  }
+
+  private keepOwning(room: string) {
+    clearInterval(this.timers.get(room));
+    this.timers.set(room, setInterval(() => {
+      ${renewal}
+    }, this.ttlMs / 2));
+  }
+
+  async host(room: string, topic: string) {
+    const current = await this.claim(room);
+    if (current && current !== this.nodeId) throw new Error('hosted elsewhere');
+    this.keepOwning(room);${extra}
+  }
+}
+`;
+
+let current: Project | undefined;
+afterEach(() => {
+  current?.remove();
+  current = undefined;
+});
+
+describe('renewing a helper-taken Redis lock by SETting its key again', () => {
+  it('the renewal timer writes the lock key itself: no finding', async () => {
+    current = project({ 'room.ts': room(`void this.redis.set(this.ownerKey(room), this.nodeId, 'PX', this.ttlMs);`) });
+    const results = await current.lint('room.ts');
+    expect(findings(results.get('room.ts'))).toEqual([]);
+  });
+
+  it('a state key written under the same lock is still reported', async () => {
+    current = project({
+      'room.ts': room(`void this.redis.set(this.ownerKey(room), this.nodeId, 'PX', this.ttlMs);`, `
+    await this.redis.set('room-topic:' + room, topic);`),
+    });
+    const results = await current.lint('room.ts');
+    expect(findings(results.get('room.ts'))).toEqual(['28 fencelint/require-fence-condition']);
+  });
+
+  it('a bare key name in another function is not taken for the lock key', async () => {
+    current = project({
+      'cache.ts': `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+
+async function takeLock(key: string) {
+  return redis.set(key, randomUUID(), 'PX', 5000, 'NX');
+}
+
+async function putValue(key: string, value: string) {
+  await redis.set(key, value);
+}
+
+export async function refresh(name: string, value: string) {
+  if (!(await takeLock('lock:' + name))) return;
+  await putValue(name, value);
+}
+`,
+    });
+    const results = await current.lint('cache.ts');
+    expect(findings(results.get('cache.ts'))).toEqual(['10 fencelint/require-fence-condition']);
+  });
+});
