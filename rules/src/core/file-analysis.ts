@@ -12,7 +12,7 @@ import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from
 import { RedisLockKeys } from './locks/redis-locks.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { FunctionIndex } from './modules/functions.js';
-import { recordImport, type ImportTable } from './modules/imports.js';
+import { recordImport, resolveImported, type ImportBinding, type ImportTable } from './modules/imports.js';
 import { projectGraph } from './modules/module-graph.js';
 import type { ProjectView } from './modules/module-graph.js';
 import { ProjectCallees } from './modules/project-callees.js';
@@ -164,6 +164,37 @@ export interface FileAnalysis {
  * `lock`/`lease` must start a word or a camelCase part, so `block`, `clock` and `release` do not
  * count, and OAuth's `acquireToken` is no acquire.
  */
+/**
+ * A file with no lock word whose class hands a callback to an imported base class that runs it
+ * under a lock (`super({ onFlush: ... })`): the section is in this file, the lock in the base's.
+ */
+function extendsLockingBase(sourceCode: SourceCode, viewOf: () => ProjectView | undefined): boolean {
+  if (!/\bsuper\s*\(/.test(sourceCode.text)) return false;
+  const ast = sourceCode.ast as TSESTree.Program;
+  const imports: ImportTable = new Map();
+  for (const statement of ast.body) if (statement.type === AST_NODE_TYPES.ImportDeclaration) recordImport(statement, imports);
+  const bases: ImportBinding[] = [];
+  for (const statement of ast.body) {
+    const decl = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+    if ((decl?.type === AST_NODE_TYPES.ClassDeclaration || decl?.type === AST_NODE_TYPES.ClassExpression) && decl.superClass) {
+      const binding = resolveImported(decl.superClass, imports);
+      // A package's class resolves to no project file and reads as unknown.
+      if (binding) bases.push(binding);
+    }
+  }
+  if (bases.length === 0) return false;
+  const view = viewOf();
+  if (!view) return false;
+  try {
+    return bases.some((binding) => {
+      const exported = view.exportOfBinding(binding);
+      return exported?.kind === 'class' && exported.construct?.acquire !== undefined;
+    });
+  } catch {
+    return false;
+  }
+}
+
 export const LOCK_HINT = /acquire(?!Token)|(?<![A-Za-z])[lL]ock|(?<=[a-z0-9_])Lock|(?<![A-Za-z])[lL]ease|(?<=[a-z0-9_])Lease|LOCK|LEASE|[rR]edlock|mutex|Mutex|semaphore|Semaphore|\bNX\b|\bnx\s*:|setnx|setNX|advisory|fenc|Fenc/;
 const MAX_CALL_DEPTH = 4;
 
@@ -215,10 +246,11 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const empty = (): FileAnalysis => ({
     acquires: [], writes: [], received: [], receivedWrites: [], sqlCalls: [], calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined, readWrite, file: options.file,
   });
-  if (!options.summaryMode && !LOCK_HINT.test(sourceCode.text) && !catalog.ownLockHint?.test(sourceCode.text)) return empty();
+  const viewOf = () => options.project ?? (options.file && projectSetting(settings) ? projectGraph.viewFor(options.file, settingsKey(settings), summarizerFor(settings)) : undefined);
+  if (!options.summaryMode && !LOCK_HINT.test(sourceCode.text) && !catalog.ownLockHint?.test(sourceCode.text) && !extendsLockingBase(sourceCode, viewOf)) return empty();
 
   // The project's modules are consulted only for files that passed the gate.
-  const project = options.project ?? (options.file && projectSetting(settings) ? projectGraph.viewFor(options.file, settingsKey(settings), summarizerFor(settings)) : undefined);
+  const project = viewOf();
   const callees = project ? new ProjectCallees(project, imports) : undefined;
   if (callees) {
     receivers.importedKind = (binding) => {
@@ -230,6 +262,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         if (owner?.kind === 'class') return owner.staticReceivers?.get(binding.exported);
       }
       return undefined;
+    };
+    receivers.importedCallKind = (binding) => {
+      const exported = callees.view.exportOfBinding(binding);
+      return exported?.kind === 'function' ? exported.fn.returnsReceiver : undefined;
     };
   }
 

@@ -50,6 +50,23 @@ export function localLockSummaries(analysis: FileAnalysis, sourceCode: SourceCod
   return (fn) => summarizer.functionSummary(fn);
 }
 
+/** Listener registrations: the handler runs on a later event, not during the call. */
+const LISTENER_METHOD = /^(?:on|once|addListener|addEventListener|prependListener|prependOnceListener)$/;
+
+/**
+ * Whether `node` sits in a function that `fn` only defines for later: a method it attaches to an
+ * object (`client.setJson = async (...) => client.setex(...)` in a client factory) or a listener it
+ * registers (`client.on('error', ...)`). Such writes are the attached method's, not `fn`'s.
+ */
+function definedNotRun(node: Node, fn: FunctionNode): boolean {
+  for (let inner = enclosingFunction(node); inner && inner !== fn; inner = enclosingFunction(inner)) {
+    const parent = inner.parent;
+    if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === inner && parent.left.type === AST_NODE_TYPES.MemberExpression) return true;
+    if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && LISTENER_METHOD.test(calleeName(parent) ?? '')) return true;
+  }
+  return false;
+}
+
 function locationOf(file: string, node: Node): SourceLocation {
   return { file, line: node.loc.start.line, column: node.loc.start.column, endLine: node.loc.end.line, endColumn: node.loc.end.column };
 }
@@ -303,6 +320,7 @@ class ModuleSummarizer implements ModuleBuilder {
     const statics = new Map<string, FunctionSummary>();
     const methods = new Map<string, FunctionSummary>();
     const inProcessLocks = new Set(this.inProcessLockFields(node));
+    let inheritedConstruct: FunctionSummary | undefined;
     // Methods of an imported base class, overridden by the class's own.
     if (node.superClass) {
       const base = unwrap(node.superClass);
@@ -313,6 +331,7 @@ class ModuleSummarizer implements ModuleBuilder {
           for (const [k, v] of inherited.methods) methods.set(k, v);
           for (const [k, v] of inherited.statics) statics.set(k, v);
           for (const f of inherited.inProcessLocks ?? []) inProcessLocks.add(f);
+          inheritedConstruct = inherited.construct;
         }
       }
     }
@@ -335,7 +354,80 @@ class ModuleSummarizer implements ModuleBuilder {
       const kind = key && receivers?.get(`${className}.${key}`);
       if (key && kind) staticReceivers.set(key, kind);
     }
-    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks], ...(staticReceivers.size > 0 ? { staticReceivers } : {}) };
+    const ctor = node.body.body.find((m): m is TSESTree.MethodDefinition => m.type === AST_NODE_TYPES.MethodDefinition && m.kind === 'constructor');
+    // A class without a constructor of its own is built by its base's.
+    const construct = ctor ? this.constructorSummary(node, ctor.value, className) : inheritedConstruct;
+    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks], ...(staticReceivers.size > 0 ? { staticReceivers } : {}), construct };
+  }
+
+  /**
+   * Template base classes: a method calls `this.onFlush()` under its lock, and the constructor
+   * set `this.onFlush` from its arguments (`options.onFlush`, a parameter, a parameter property).
+   * Whatever a caller hands there runs under the lock: the constructor is a callback acquire.
+   */
+  private constructorSummary(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression, ctor: TSESTree.FunctionExpression | TSESTree.TSEmptyBodyFunctionExpression, className: string): FunctionSummary | undefined {
+    const analysis = this.getAnalysis();
+    if (!analysis || !ctor.body) return undefined;
+    const fields = this.fieldsFromConstructor(ctor as TSESTree.FunctionExpression);
+    if (fields.size === 0) return undefined;
+    for (const site of analysis.acquires) {
+      const owner = enclosingFunction(site.node);
+      if (!owner || !contains(node.body, site.node) || contains(ctor, site.node)) continue;
+      for (const call of analysis.calls) {
+        if (!contains(site.range, call) || !contains(node.body, call)) continue;
+        const callee = unwrap(call.callee);
+        const target = callee.type === AST_NODE_TYPES.MemberExpression && /^(?:call|apply)$/.test(memberName(callee) ?? '') ? unwrap(callee.object) : callee;
+        if (target.type !== AST_NODE_TYPES.MemberExpression || unwrap(target.object).type !== AST_NODE_TYPES.ThisExpression) continue;
+        const field = fields.get(memberName(target) ?? '');
+        if (!field) continue;
+        const acquire: AcquireSummary = {
+          style: 'callback',
+          callbackArg: field.arg,
+          callbackProperty: field.property,
+          tokenProperties: [],
+          library: site.library,
+          label: site.origin?.label ?? site.label,
+          advice: site.advice,
+          at: site.origin?.at ?? locationOf(this.file, site.node),
+          flow: [locationOf(this.file, call), ...(site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [])],
+        };
+        return { name: `${className}.constructor`, at: locationOf(this.file, ctor), params: ctor.params.map(paramName), acquire, releases: [], writes: [], partial: false };
+      }
+    }
+    return undefined;
+  }
+
+  /** Instance fields the constructor sets from its arguments: `this.f = options.f`, `this.f = f`, `private f: ...`. */
+  private fieldsFromConstructor(ctor: TSESTree.FunctionExpression): Map<string, { arg: number; property?: string }> {
+    const out = new Map<string, { arg: number; property?: string }>();
+    ctor.params.forEach((param, arg) => {
+      if (param.type === AST_NODE_TYPES.TSParameterProperty) {
+        const inner = param.parameter.type === AST_NODE_TYPES.AssignmentPattern ? param.parameter.left : param.parameter;
+        if (inner.type === AST_NODE_TYPES.Identifier) out.set(inner.name, { arg });
+      }
+    });
+    walk(ctor.body, this.sourceCode.visitorKeys, (n) => {
+      if (n.type !== AST_NODE_TYPES.AssignmentExpression || n.operator !== '=' || n.left.type !== AST_NODE_TYPES.MemberExpression || n.left.object.type !== AST_NODE_TYPES.ThisExpression) return;
+      const field = memberName(n.left);
+      if (!field) return;
+      const right = unwrap(n.right);
+      const arg = this.directParam(right.type === AST_NODE_TYPES.MemberExpression ? right.object : right, ctor);
+      if (arg === undefined) return;
+      const param = ctor.params[arg];
+      const pattern = param?.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+      if (pattern?.type === AST_NODE_TYPES.ObjectPattern) {
+        // `constructor({ name, onFlush })`: the destructured property.
+        if (right.type !== AST_NODE_TYPES.Identifier) return;
+        for (const p of pattern.properties) {
+          if (p.type !== AST_NODE_TYPES.Property) continue;
+          const value = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
+          if (value.type === AST_NODE_TYPES.Identifier && value.name === right.name) out.set(field, { arg, property: propertyKeyName(p) });
+        }
+        return;
+      }
+      out.set(field, right.type === AST_NODE_TYPES.MemberExpression ? { arg, property: memberName(right) } : { arg });
+    });
+    return out;
   }
 
   /** Whether a top-level name is imported from an in-process lock package (async-mutex, async-lock, ...). */
@@ -707,7 +799,7 @@ class ModuleSummarizer implements ModuleBuilder {
     if (this.locksOnly) return { writes, partial };
     const ownSections = analysis.acquires.filter((site) => contains(fn, site.node)).map((site) => site.range);
     const inOwnSection = (node: Node) => ownSections.some((range) => contains(range, node));
-    const nodes = [...analysis.calls, ...analysis.taggedTemplates, ...analysis.constructed].filter((n) => contains(fn.body, n) && !inOwnSection(n)).sort((a, b) => a.range[0] - b.range[0]);
+    const nodes = [...analysis.calls, ...analysis.taggedTemplates, ...analysis.constructed].filter((n) => contains(fn.body, n) && !inOwnSection(n) && !definedNotRun(n, fn)).sort((a, b) => a.range[0] - b.range[0]);
     const passesToken = (arg: Node | undefined) => !!arg && arg.type !== AST_NODE_TYPES.SpreadElement && (analysis.tracer.isToken(arg) || analysis.tracer.isHandle(arg));
     for (const node of nodes) {
       if (writes.length >= MAX_WRITES) break;
@@ -784,6 +876,7 @@ class ModuleSummarizer implements ModuleBuilder {
       summary.writes = writes;
       summary.partial = partial;
       summary.returnsToken = this.returnsTokenOf(fn, analysis);
+      summary.returnsReceiver = this.returnsOf(fn).map((r) => analysis.receivers.kindOf(r)).find((k) => k !== undefined);
       // An acquire that comes from a helper we could not read is unknown, not absent.
       if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;
     } catch {

@@ -11,6 +11,7 @@ import {
   contains,
   enclosingFunction,
   isFunctionNode,
+  memberName,
   propertyKeyName,
   staticString,
   unwrap,
@@ -215,11 +216,24 @@ export interface AcquireFinderInput {
 }
 
 /** A lock taken through a project helper, as its summary describes it. */
-function classifySummarised(call: TSESTree.CallExpression, acquire: AcquireSummary, input: AcquireFinderInput): Candidate {
+function classifySummarised(call: TSESTree.CallExpression, acquire: AcquireSummary, input: AcquireFinderInput): Candidate | undefined {
   const base: Candidate = { library: acquire.library, advice: acquire.advice, summary: acquire };
   if (acquire.style !== 'callback' || acquire.callbackArg === undefined) return base;
   const index = acquire.callbackArg < 0 ? call.arguments.length + acquire.callbackArg : acquire.callbackArg;
-  const arg = call.arguments[index];
+  let arg: Node | undefined = call.arguments[index];
+  if (acquire.callbackProperty !== undefined) {
+    // The callback is one property of an options object; without one written here, nothing runs under the lock from this call.
+    const options = arg && unwrap(arg);
+    const property = options?.type === AST_NODE_TYPES.ObjectExpression
+      ? options.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === acquire.callbackProperty)
+      : undefined;
+    if (!property) return undefined;
+    arg = unwrap(property.value);
+    const bound = arg.type === AST_NODE_TYPES.CallExpression && memberName(unwrap(arg.callee)) === 'bind' ? calleeObject(arg) : undefined;
+    const key = bound ? receiverKey(bound) : arg.type === AST_NODE_TYPES.MemberExpression ? receiverKey(arg) : undefined;
+    const callback = isFunctionNode(arg) ? arg : key ? input.functionNamed?.(key) : undefined;
+    return callback ? { ...base, callback } : undefined;
+  }
   if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return { ...base, callbackArgument: call };
   const callback = isFunctionNode(arg) ? arg : arg.type === AST_NODE_TYPES.Identifier ? input.functionNamed?.(arg.name) : undefined;
   return callback ? { ...base, callback } : { ...base, callbackArgument: arg };
@@ -235,6 +249,11 @@ function isConstantValue(node: Node): boolean {
 function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
   const method = calleeName(call);
   const object = calleeObject(call);
+  // `super({ onFlush })`: a base class that runs what it is handed under its lock.
+  if (call.callee.type === AST_NODE_TYPES.Super) {
+    const acquire = input.summaryOf?.(call)?.acquire;
+    return acquire ? classifySummarised(call, acquire, input) : undefined;
+  }
   if (!method) return undefined;
 
   // A project function we could read: its summary says whether it takes a lock, whatever its name.
@@ -496,8 +515,9 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const scope = callback ?? enclosingFunction(call) ?? input.program;
     // A lock object created inline (`await client.lock(k).acquire()`) is handled through the result binding.
     const handleKey = candidate.selfHandle ? (authorityKey ?? use.key) : use.key;
-    const callee = shorten(input.sourceText(call.callee), 24);
     const origin = candidate.summary;
+    // `super(… onFlush)`: the base class's lock, named by the option it runs.
+    const callee = call.callee.type === AST_NODE_TYPES.Super && origin?.callbackProperty ? `super(… ${shorten(origin.callbackProperty, 16)})` : shorten(input.sourceText(call.callee), 24);
     const label = origin
       ? `\`${callee}\` (${basename(origin.at.file)}:${origin.at.line})`
       : candidate.advisory

@@ -127,6 +127,12 @@ export class ProjectCallees {
   private lookup(call: TSESTree.CallExpression | TSESTree.NewExpression): FunctionSummary | undefined {
     if (call.type === AST_NODE_TYPES.NewExpression) return undefined;
     const callee = unwrap(call.callee);
+    // `super(options)`: the imported base class's constructor.
+    if (callee.type === AST_NODE_TYPES.Super) {
+      const base = this.baseOf(call);
+      const exported = base ? this.view.exportOfBinding(base) : undefined;
+      return exported?.kind === 'class' ? exported.construct : undefined;
+    }
     const found = this.exportOfExpression(callee, 'static', 0);
     return found?.kind === 'function' ? found.fn : undefined;
   }

@@ -75,6 +75,8 @@ export function sinkModelOfKind(kind: ReceiverKind | undefined): SinkModel | und
 }
 
 const MAX_RESOLVE_DEPTH = 4;
+/** What runs a Redis MULTI or pipeline and resolves to its replies. */
+const REDIS_BATCH_RUN = /^(?:exec|execAsync|EXEC|exec_atomic|execBuffer)$/;
 
 /** The `multi()`/`pipeline()` call an expression is, or that it is a command chained on. */
 function redisBatchRoot(node: Node): TSESTree.CallExpression | undefined {
@@ -101,6 +103,8 @@ export class ReceiverTable {
   typeResolver?: TypeResolver;
   /** What an import from one of the project's modules is (a client it creates and exports), through the module graph. */
   importedKind?: (binding: ImportBinding) => ReceiverKind | undefined;
+  /** What calling a project module's function gives (`getRedisCache()`), through the module graph. */
+  importedCallKind?: (binding: ImportBinding) => ReceiverKind | undefined;
 
   readonly models: readonly LockModel[];
 
@@ -144,7 +148,7 @@ export class ReceiverTable {
       const callee = unwrap(node.callee);
       const binding = resolveImported(callee, this.imports);
       if (binding) {
-        const kind = kindOfBinding(binding, this.catalog);
+        const kind = kindOfBinding(binding, this.catalog) ?? (node.type === AST_NODE_TYPES.CallExpression ? this.importedCallKind?.(binding) : undefined);
         if (kind) return kind;
       }
       // `new PrismaService()` of a same-file subclass of a client.
@@ -155,6 +159,8 @@ export class ReceiverTable {
       if (node.type === AST_NODE_TYPES.CallExpression) {
         const object = calleeObject(node);
         const method = calleeName(node);
+        // `await redis.multi().rpush(...).exec()`: the replies, not a client.
+        if (object && method && REDIS_BATCH_RUN.test(method) && redisBatchRoot(object)) return undefined;
         if (object && method) {
           // Long command chains on a batch: resolve the batch's own receiver, not every link.
           const root = redisBatchRoot(object);

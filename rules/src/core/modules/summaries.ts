@@ -28,6 +28,11 @@ export interface AcquireSummary {
   style: 'callback' | 'handle';
   /** Index of the callback argument (-1 is the last), as in a lock model's `CallbackMethod`. */
   callbackArg?: number;
+  /**
+   * The callback is this property of the argument at `callbackArg` (an options object):
+   * `super({ name, onFlush: () => this.flush() })` where the base class runs `onFlush` under its lock.
+   */
+  callbackProperty?: string;
   /** The argument that names the lock, when one does: a release by name must name the same. */
   keyArg?: number;
   /** Properties of the returned handle that carry a fence token. */
@@ -94,6 +99,8 @@ export interface FunctionSummary {
    * whose `properties` carry one.
    */
   returnsToken?: { properties: string[] };
+  /** The function returns a client or lock authority (`getRedisCache()` handing out a module's ioredis client). */
+  returnsReceiver?: ReceiverKind;
   /** The function asks whether a lease is still held: a check, not a fence. */
   checksLease?: boolean;
   /** The function returns a condition that compares the token argument `tokenArg` (a fence built by a helper). */
@@ -112,6 +119,11 @@ export type ExportSummary =
       name: string;
       statics: Map<string, FunctionSummary>;
       methods: Map<string, FunctionSummary>;
+      /**
+       * The constructor, when a method of the class runs a function handed to it under a lock
+       * (a base class's template: `super({ onFlush })`, `new Runner(async () => ...)`).
+       */
+      construct?: FunctionSummary;
       /** Instance fields holding an in-process lock (`triggersLock = new Mutex()` of async-mutex): no lease, nothing lapses. */
       inProcessLocks?: string[];
       /** Static members that hold a client or lock authority (`static get defaultClient(): RedisAdapter`, `static redlock = new Redlock()`). */
