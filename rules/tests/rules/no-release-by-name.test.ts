@@ -27,6 +27,21 @@ export async function withLock(key: string, work: () => Promise<void>) {
 }`,
     },
     {
+      name: 'promisified delAsync of a data key under redlock, after an existence check: no lock is released',
+      code: `import Redlock from 'redlock';
+import { promisifyAll } from 'bluebird';
+import { RedisClient } from 'redis';
+promisifyAll(RedisClient.prototype);
+export async function forget(client: RedisClient, redlock: Redlock, docId: string) {
+  const lock = await redlock.lock(\`doc-\${docId}-lock\`, 3000);
+  try {
+    if ((await client.getAsync(\`doc-\${docId}\`)) !== null) await client.delAsync(\`doc-\${docId}\`);
+  } finally {
+    await lock.unlock();
+  }
+}`,
+    },
+    {
       name: 'DEL of a cache key in a file that also takes a lock',
       code: `${ioredis}
 export async function refresh(userId: string) {
@@ -299,6 +314,54 @@ export class RedisLock {
     const holder = await redis.get(this.key);
     if (holder === this.owner) {
       await redis.eval(${LUA_SINGLE}, 1, this.key, this.owner);
+    }
+  }
+}`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'promisified node-redis 3 client: getAsync, compare in JS, delAsync of the key claimed under redlock',
+      code: `import Redlock from 'redlock';
+import { promisifyAll } from 'bluebird';
+import { RedisClient } from 'redis';
+promisifyAll(RedisClient.prototype);
+export class Nominations {
+  constructor(private readonly client: RedisClient, private readonly redlock: Redlock) {}
+  async withdraw(name: string, ticket: string) {
+    const key = \`nominee:\${name}\`;
+    const lock = await this.redlock.lock(\`\${key}:lock\`, 3000);
+    try {
+      const holder = await this.client.getAsync(key);
+      if (holder === ticket) await this.client.delAsync(key);
+    } finally {
+      await lock.unlock();
+    }
+  }
+}`,
+      errors: [
+        {
+          line: 12,
+          messageId: 'redisCheckThenDelete', data: { checkAt: ' (line 11)' },
+          suggestions: [
+            {
+              messageId: 'useCompareAndDelete',
+              output: `import Redlock from 'redlock';
+import { promisifyAll } from 'bluebird';
+import { RedisClient } from 'redis';
+promisifyAll(RedisClient.prototype);
+export class Nominations {
+  constructor(private readonly client: RedisClient, private readonly redlock: Redlock) {}
+  async withdraw(name: string, ticket: string) {
+    const key = \`nominee:\${name}\`;
+    const lock = await this.redlock.lock(\`\${key}:lock\`, 3000);
+    try {
+      const holder = await this.client.getAsync(key);
+      if (holder === ticket) await this.client.evalAsync(${LUA_SINGLE}, 1, key, ticket);
+    } finally {
+      await lock.unlock();
     }
   }
 }`,

@@ -41,7 +41,8 @@ const COMPARE_AND_DELETE_LUA = (q: string) => `if redis.call(${q}get${q}, KEYS[1
 /** Replace `redis.del(key)` with an atomic compare-and-delete of the owner's value. */
 export function redisCompareAndDeleteFix(release: RedisRelease, sourceCode: SourceCode): { fix: FixBuilder; value: string } | undefined {
   const { node, key, ownerValue } = release;
-  if (!ownerValue || node.arguments.length !== 1 || !/^(?:del|unlink)$/i.test(calleeName(node) ?? '') || !visibleAt(ownerValue, node, sourceCode)) return undefined;
+  const method = calleeName(node) ?? '';
+  if (!ownerValue || node.arguments.length !== 1 || !/^(?:del|unlink)(?:Async)?$/i.test(method) || !visibleAt(ownerValue, node, sourceCode)) return undefined;
   const object = calleeObject(node);
   if (!object) return undefined;
   // Quote the script the way the file quotes strings; the Lua inside takes the other quote.
@@ -53,7 +54,9 @@ export function redisCompareAndDeleteFix(release: RedisRelease, sourceCode: Sour
   const keyText = sourceCode.getText(key);
   const value = sourceCode.getText(ownerValue);
   const args = release.setNx?.optionsObject ? `${script}, { keys: [${keyText}], arguments: [${value}] }` : `${script}, 1, ${keyText}, ${value}`;
-  return { fix: (fixer) => fixer.replaceText(node, `${receiver}.eval(${args})`), value };
+  // A promisified client (`delAsync`) has its promise-returning `evalAsync` too.
+  const evalMethod = /Async$/.test(method) ? 'evalAsync' : 'eval';
+  return { fix: (fixer) => fixer.replaceText(node, `${receiver}.${evalMethod}(${args})`), value };
 }
 
 /** Properties a handle is declared with: a same-file interface/type alias, an inline type, or its object literal. */

@@ -36,8 +36,9 @@ export interface ReleaseFindings {
   redisLocks: RedisLockKeys;
 }
 
-const REDIS_DELETE = /^(?:del|unlink|DEL|UNLINK)$/;
-const REDIS_GET = /^(?:get|GET)$/;
+/** `del`, `UNLINK`, and bluebird-promisified `delAsync` (the command is the name without `Async`). */
+const REDIS_DELETE = /^(?:del|unlink|DEL|UNLINK)(?:Async)?$/;
+const REDIS_GET = /^(?:get|GET)(?:Async)?$/;
 /** Lock-table flags and holders cleared by an UPDATE that releases a row. */
 const HELD_FLAG = /^(?:locked|is_locked|held|is_held|active|is_active|taken|acquired)$/i;
 
