@@ -148,7 +148,11 @@ export class ReceiverTable {
       const callee = unwrap(node.callee);
       const binding = resolveImported(callee, this.imports);
       if (binding) {
-        const kind = kindOfBinding(binding, this.catalog) ?? (node.type === AST_NODE_TYPES.CallExpression ? this.importedCallKind?.(binding) : undefined);
+        // Only a call of an imported function (`getRedisCache()`, `cache.getClient()` of a namespace
+        // import) can hand out a client; `Service.findOne()` of a default-imported instance is a
+        // method call, and asking would summarise every service module a file touches.
+        const direct = callee.type === AST_NODE_TYPES.Identifier || (callee.type === AST_NODE_TYPES.MemberExpression && resolveImported(callee.object, this.imports)?.exported === '*');
+        const kind = kindOfBinding(binding, this.catalog) ?? (node.type === AST_NODE_TYPES.CallExpression && direct ? this.importedCallKind?.(binding) : undefined);
         if (kind) return kind;
       }
       // `new PrismaService()` of a same-file subclass of a client.
