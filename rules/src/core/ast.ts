@@ -29,6 +29,8 @@ export function unwrap(node: Node): Node {
 export function memberName(node: Node): string | undefined {
   if (node.type !== AST_NODE_TYPES.MemberExpression) return undefined;
   if (!node.computed && node.property.type === AST_NODE_TYPES.Identifier) return node.property.name;
+  // `this.#run()`: a private member is named with its `#`, so it never meets a public name.
+  if (!node.computed && node.property.type === AST_NODE_TYPES.PrivateIdentifier) return `#${node.property.name}`;
   if (node.property.type === AST_NODE_TYPES.Literal && typeof node.property.value === 'string') {
     return node.property.value;
   }

@@ -16,7 +16,7 @@ import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
-import type { AcquireSummary, ExportSummary, FunctionSummary, ModuleSummary, ReleaseSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
+import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
 /** How many writes one summary lists: enough to judge a call, bounded for odd code. */
 const MAX_WRITES = 16;
@@ -124,7 +124,9 @@ class ModuleSummarizer implements ModuleBuilder {
       const decl = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
       if (!decl) continue;
       if ((decl.type === AST_NODE_TYPES.FunctionDeclaration || decl.type === AST_NODE_TYPES.ClassDeclaration) && decl.id) this.locals.set(decl.id.name, decl);
-      else if (decl.type === AST_NODE_TYPES.VariableDeclaration) {
+      else if (decl.type === AST_NODE_TYPES.TSTypeAliasDeclaration || decl.type === AST_NODE_TYPES.TSInterfaceDeclaration) {
+        if (!this.locals.has(decl.id.name)) this.locals.set(decl.id.name, decl);
+      } else if (decl.type === AST_NODE_TYPES.VariableDeclaration) {
         for (const d of decl.declarations) if (d.id.type === AST_NODE_TYPES.Identifier) this.locals.set(d.id.name, d);
       } else if (decl.type === AST_NODE_TYPES.ImportDeclaration) {
         for (const spec of decl.specifiers) this.locals.set(spec.local.name, spec);
@@ -170,6 +172,7 @@ class ModuleSummarizer implements ModuleBuilder {
           const decl = statement.declaration;
           if (decl) {
             if ((decl.type === AST_NODE_TYPES.FunctionDeclaration || decl.type === AST_NODE_TYPES.ClassDeclaration) && decl.id) this.targets.set(decl.id.name, { kind: 'node', node: decl });
+            else if (decl.type === AST_NODE_TYPES.TSTypeAliasDeclaration || decl.type === AST_NODE_TYPES.TSInterfaceDeclaration) this.targets.set(decl.id.name, { kind: 'node', node: decl });
             else if (decl.type === AST_NODE_TYPES.VariableDeclaration) {
               for (const d of decl.declarations) if (d.id.type === AST_NODE_TYPES.Identifier) this.targets.set(d.id.name, d.init ? this.targetOfExpression(d.init) : { kind: 'value' });
             }
@@ -281,6 +284,7 @@ class ModuleSummarizer implements ModuleBuilder {
     }
     if (isFunctionNode(n)) return { kind: 'function', fn: this.summarizeFunction(n, name) };
     if (n.type === AST_NODE_TYPES.ClassDeclaration || n.type === AST_NODE_TYPES.ClassExpression) return this.summarizeClass(n, name);
+    if (n.type === AST_NODE_TYPES.TSTypeAliasDeclaration || n.type === AST_NODE_TYPES.TSInterfaceDeclaration) return this.summarizeObjectType(n, depth);
     if (n.type === AST_NODE_TYPES.NewExpression) {
       const cls = unwrap(n.callee);
       if (cls.type === AST_NODE_TYPES.Identifier) {
@@ -307,6 +311,39 @@ class ModuleSummarizer implements ModuleBuilder {
       return { kind: 'object', members, values };
     }
     return this.valueOf(n);
+  }
+
+  /**
+   * A type that bundles services (`type Resources = { locker: JobLocker; store: JobStore }`,
+   * handed to classes as one dependency object): each property typed as a class of the project
+   * is an instance of it, so `this.$.locker.lock(...)` reaches the class's method.
+   */
+  private summarizeObjectType(node: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration, depth: number): ExportSummary {
+    const values = new Map<string, ExportSummary>();
+    const body = node.type === AST_NODE_TYPES.TSInterfaceDeclaration ? node.body.body : node.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral ? node.typeAnnotation.members : [];
+    for (const member of body) {
+      if (member.type !== AST_NODE_TYPES.TSPropertySignature || member.computed || member.key.type !== AST_NODE_TYPES.Identifier) continue;
+      const type = member.typeAnnotation?.typeAnnotation;
+      if (type?.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) continue;
+      const target = this.localTarget(type.typeName.name);
+      let found = target.kind === 'reexport' ? this.view.exportOf(target.file, target.name) : target.kind === 'node' ? this.summarizeNode(target.node, type.typeName.name, depth + 1) : undefined;
+      if (found?.kind === 'object' && found.interfaceName) {
+        found = (target.kind === 'reexport' ? this.view.implementationOf(target.file, found.interfaceName) : this.localImplementationOf(found.interfaceName, depth)) ?? found;
+      }
+      const instance = found?.kind === 'class' ? { kind: 'object' as const, members: found.methods } : found?.kind === 'object' ? found : undefined;
+      if (instance) values.set(member.key.name, instance);
+    }
+    return { kind: 'object', members: new Map(), values, interfaceName: node.type === AST_NODE_TYPES.TSInterfaceDeclaration ? node.id.name : undefined };
+  }
+
+  /** The classes of this module that implement interface `name`, as one instance. */
+  private localImplementationOf(name: string, depth: number): ExportSummary | undefined {
+    const classes: ExportSummary[] = [];
+    for (const [local, decl] of this.locals) {
+      if (decl.type !== AST_NODE_TYPES.ClassDeclaration || !(decl.implements ?? []).some((i) => i.expression.type === AST_NODE_TYPES.Identifier && i.expression.name === name)) continue;
+      classes.push(this.summarizeNode(decl, local, depth + 1));
+    }
+    return mergeImplementations(classes);
   }
 
   /** A value export: a client or lock authority it creates, when the receiver table knows it. */
@@ -357,7 +394,8 @@ class ModuleSummarizer implements ModuleBuilder {
     const ctor = node.body.body.find((m): m is TSESTree.MethodDefinition => m.type === AST_NODE_TYPES.MethodDefinition && m.kind === 'constructor');
     // A class without a constructor of its own is built by its base's.
     const construct = ctor ? this.constructorSummary(node, ctor.value, className) : inheritedConstruct;
-    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks], ...(staticReceivers.size > 0 ? { staticReceivers } : {}), construct };
+    const implemented = (node.implements ?? []).flatMap((i) => (i.expression.type === AST_NODE_TYPES.Identifier ? [i.expression.name] : []));
+    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks], implements: implemented, ...(staticReceivers.size > 0 ? { staticReceivers } : {}), construct };
   }
 
   /**

@@ -19,15 +19,18 @@ export class FunctionIndex {
       if (isFunctionNode(init)) this.byName.set(node.id.name, init);
     } else if (
       (node.type === AST_NODE_TYPES.MethodDefinition || node.type === AST_NODE_TYPES.PropertyDefinition) &&
-      node.key.type === AST_NODE_TYPES.Identifier &&
+      (node.key.type === AST_NODE_TYPES.Identifier || node.key.type === AST_NODE_TYPES.PrivateIdentifier) &&
+      !node.computed &&
       node.value &&
       isFunctionNode(node.value)
     ) {
-      // Methods are called as `this.name(...)`; key them that way, and by bare name for object literals.
-      this.byName.set(`this.${node.key.name}`, node.value);
-      const methods = this.methodsByName.get(node.key.name);
+      // Methods are called as `this.name(...)` (`this.#name(...)` when private); key them that
+      // way, and by bare name for object literals.
+      const name = node.key.type === AST_NODE_TYPES.PrivateIdentifier ? `#${node.key.name}` : node.key.name;
+      this.byName.set(`this.${name}`, node.value);
+      const methods = this.methodsByName.get(name);
       if (methods) methods.push(node.value);
-      else this.methodsByName.set(node.key.name, [node.value]);
+      else this.methodsByName.set(name, [node.value]);
     } else if (node.type === AST_NODE_TYPES.Property && node.key.type === AST_NODE_TYPES.Identifier && isFunctionNode(node.value)) {
       if (!this.byName.has(node.key.name)) this.byName.set(node.key.name, node.value);
     } else if (node.type === AST_NODE_TYPES.CallExpression) {

@@ -16,7 +16,7 @@ import type { ImportBinding } from './imports.js';
 import { clearResolutions, resolveImport } from './module-resolution.js';
 import { exportShapes, type ExportShape } from './export-shapes.js';
 import { parseProjectFile, parseTopLevel } from './project-source.js';
-import type { ExportSummary, FunctionSummary, ModuleSummary } from './summaries.js';
+import { mergeImplementations, type ExportSummary, type FunctionSummary, type ModuleSummary } from './summaries.js';
 
 export const MAX_DEPTH = 6;
 export const MAX_MODULES = 96;
@@ -255,6 +255,9 @@ export class ModuleGraph {
 const IMPORTS = /\bimport\b|\brequire\s*\(|\bfrom\s*['"`]/;
 const LOCK_TOKEN_CLOCK_OR_WRITE = /lock|lease|mutex|semaphore|advisory|fenc|token|revision|epoch|generation|version|counter|incr|\bnx\b|\bdate\b|\bnow\b|random|uuid|hrtime|performance|crypto|update|insert|delete|upsert|merge|query|execute|save|write|redis|sql|knex|prisma|etcd/i;
 
+/** How deep `export *` chains are searched for the classes that implement an interface. */
+const MAX_IMPLEMENTATION_HOPS = 3;
+
 function worthReading(text: string): boolean {
   return IMPORTS.test(text) || LOCK_TOKEN_CLOCK_OR_WRITE.test(text);
 }
@@ -308,6 +311,38 @@ export class ProjectView {
     if (!file) return undefined;
     if (binding.exported !== '*' && this.graph.isPlainCode(file, binding.exported)) return undefined;
     return this.exportOfBinding(binding);
+  }
+
+  /**
+   * An instance of what a binding names: a class's methods, or for an interface the classes
+   * that implement it among the modules its import leads to (a package entry that exports the
+   * interface and its implementations, `export * from './store'`).
+   */
+  instanceOfBinding(binding: ImportBinding): ExportSummary | undefined {
+    const found = this.exportOfBinding(binding);
+    if (found?.kind === 'class') return { kind: 'object', members: found.methods };
+    if (found?.kind !== 'object' || !found.interfaceName) return found;
+    // An interface that no class here implements is read as written (a bundle of typed properties).
+    const file = this.resolve(binding.source);
+    return (file ? this.implementationOf(file, found.interfaceName) : undefined) ?? found;
+  }
+
+  /** Classes exported by module `file` (or the modules it star-exports) that implement interface `name`. */
+  implementationOf(file: string, name: string): ExportSummary | undefined {
+    const classes: ExportSummary[] = [];
+    const seen = new Set<string>();
+    const visit = (current: string, hops: number) => {
+      if (seen.has(current) || hops > MAX_IMPLEMENTATION_HOPS) return;
+      seen.add(current);
+      const module = this.moduleSummary(current);
+      if (!module) return;
+      for (const exported of module.exports.values()) {
+        if (exported.kind === 'class' && exported.implements?.includes(name)) classes.push(exported);
+      }
+      for (const star of module.starExports) visit(star, hops + 1);
+    };
+    visit(file, 0);
+    return mergeImplementations(classes);
   }
 
   /** `import * as ns from './x'`: the module's exports as members of one object. */

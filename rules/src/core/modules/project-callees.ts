@@ -149,7 +149,7 @@ export class ProjectCallees {
       const binding = this.imports.get(n.name);
       if (binding) return this.view.exportOfBinding(binding);
       const instance = this.instances.get(n.name);
-      return instance ? asInstance(this.view.exportOfBinding(instance)) : undefined;
+      return instance ? this.view.instanceOfBinding(instance) : undefined;
     }
     if (n.type !== AST_NODE_TYPES.MemberExpression) return undefined;
     const name = memberName(n);
@@ -165,7 +165,7 @@ export class ProjectCallees {
     } else {
       const key = receiverKey(object);
       const instance = key ? this.instances.get(key) : undefined;
-      owner = instance ? asInstance(this.view.exportOfBinding(instance)) : this.exportOfExpression(object, how, depth + 1);
+      owner = instance ? this.view.instanceOfBinding(instance) : this.exportOfExpression(object, how, depth + 1);
     }
     return memberOf(owner, name);
   }

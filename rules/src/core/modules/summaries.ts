@@ -128,9 +128,17 @@ export type ExportSummary =
       inProcessLocks?: string[];
       /** Static members that hold a client or lock authority (`static get defaultClient(): RedisAdapter`, `static redlock = new Redlock()`). */
       staticReceivers?: Map<string, ReceiverKind>;
+      /** The interfaces it names in `implements`, so a value typed as one can be read as this class. */
+      implements?: string[];
     }
   /** An object: an exported instance or object literal; `values` are its other members (nested objects, clients). */
-  | { kind: 'object'; members: Map<string, FunctionSummary>; values?: Map<string, ExportSummary> }
+  | {
+      kind: 'object';
+      members: Map<string, FunctionSummary>;
+      values?: Map<string, ExportSummary>;
+      /** An interface: the name its implementing classes give in `implements`. */
+      interfaceName?: string;
+    }
   /** An export that is another module's export (`export { x } from './y'`, or an imported name exported again). */
   | { kind: 'reexport'; file: string; name: string }
   /** Anything else: known to exist; `receiver` when it is a client or lock authority (`export const redis = new Redis()`). */
@@ -150,4 +158,23 @@ export interface ModuleSummary {
 /** Whether a function summary says anything a caller must act on. */
 export function summaryMatters(summary: FunctionSummary): boolean {
   return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.checksLease === true;
+}
+
+/**
+ * The classes that implement one interface, read as one instance: per method, the
+ * implementation that writes the most (a routing class that delegates and the store that
+ * writes both implement it; a caller through the interface may reach either).
+ */
+export function mergeImplementations(classes: readonly ExportSummary[]): ExportSummary | undefined {
+  const members = new Map<string, FunctionSummary>();
+  let any = false;
+  for (const cls of classes) {
+    if (cls.kind !== 'class') continue;
+    any = true;
+    for (const [name, fn] of cls.methods) {
+      const known = members.get(name);
+      if (!known || fn.writes.length > known.writes.length || (fn.acquire && !known.acquire)) members.set(name, fn);
+    }
+  }
+  return any ? { kind: 'object', members } : undefined;
 }

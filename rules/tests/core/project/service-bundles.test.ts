@@ -1,0 +1,203 @@
+/**
+ * Services handed to a class as one dependency object (`this.deps.locker`, `this.$.store`),
+ * typed by a type alias or interface in another module; stores reached through the interface
+ * a package exports next to its implementations; private `#methods` on both sides.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { findings, project, type Project } from './project-helpers.js';
+
+/** A lease lock over redlock that runs nested calls for the same keys inline, through a private helper. */
+const leaseLocker = `import { AsyncLocalStorage } from 'node:async_hooks';
+import Redlock from 'redlock';
+import type Redis from 'ioredis';
+
+export class LeaseLocker {
+  #redlock: Redlock;
+  #held = new AsyncLocalStorage<string>();
+
+  constructor(redis: Redis, private readonly leaseMs = 4000) {
+    this.#redlock = new Redlock([redis]);
+  }
+
+  async withKeys<T>(purpose: string, keys: string[], body: () => Promise<T>): Promise<T> {
+    const joined = [...keys].sort().join('|');
+    if (this.#held.getStore() === joined) return body();
+    return this.#holdWhile(joined, keys, body);
+  }
+
+  async #holdWhile<T>(joined: string, keys: string[], body: () => Promise<T>): Promise<T> {
+    const lease = await this.#redlock.acquire(keys, this.leaseMs);
+    try {
+      return await this.#held.run(joined, () => body());
+    } finally {
+      await lease.release();
+    }
+  }
+}
+`;
+
+/** An invoice store package: the interface in one module, the Prisma implementation in another, an index that exports both. */
+const storePackage = {
+  'src/store/contract.ts': `export interface InvoiceStore {
+  read(id: string): Promise<{ id: string; state: string } | null>;
+  markPaid(id: string, paidAt: Date): Promise<void>;
+}
+`,
+  'src/store/prisma-store.ts': `import type { PrismaClient } from '@prisma/client';
+import type { InvoiceStore } from './contract';
+
+export class PrismaInvoiceStore implements InvoiceStore {
+  constructor(private readonly db: PrismaClient) {}
+
+  read(id: string) {
+    return this.db.invoice.findFirst({ where: { id } });
+  }
+
+  async markPaid(id: string, paidAt: Date) {
+    await this.#patch({ id }, { state: 'PAID', paidAt });
+  }
+
+  #patch(where: { id: string }, data: object) {
+    return this.db.invoice.update({ where, data });
+  }
+}
+`,
+  'src/store/index.ts': `export * from './contract';
+export * from './prisma-store';
+`,
+};
+
+const deps = `import type { LeaseLocker } from '../locking/lease-locker';
+import type { InvoiceStore } from '../store';
+
+export type EngineDeps = {
+  locker: LeaseLocker;
+  invoices: InvoiceStore;
+};
+`;
+
+let current: Project | undefined;
+afterEach(() => {
+  current?.remove();
+  current = undefined;
+});
+
+describe('services bundled in a dependency object', () => {
+  it('a store call under a lock taken through the bundle is a write, named by the implementation', async () => {
+    current = project({
+      'src/locking/lease-locker.ts': leaseLocker,
+      ...storePackage,
+      'src/engine/deps.ts': deps,
+      'src/engine/settle.ts': `import type { EngineDeps } from './deps';
+
+export class Settlement {
+  private readonly $: EngineDeps;
+
+  constructor(options: { deps: EngineDeps }) {
+    this.$ = options.deps;
+  }
+
+  async settle(id: string) {
+    await this.$.locker.withKeys('settle', [id], async () => {
+      const invoice = await this.$.invoices.read(id);
+      if (invoice?.state !== 'OPEN') return;
+      await this.$.invoices.markPaid(id, new Date());
+    });
+    await this.$.invoices.markPaid(id, new Date());
+  }
+}
+`,
+    });
+    const messages = (await current.lint('src/engine/settle.ts')).get('src/engine/settle.ts');
+    expect(findings(messages)).toEqual(['14 fencelint/require-fence-condition']);
+    expect(messages![0].message).toContain('prisma-store.ts:16');
+    expect(messages![0].message).toContain('lease-locker.ts:');
+  });
+
+  it('an interface bundle property works like a type alias one, and a read-only store call is no write', async () => {
+    current = project({
+      'src/locking/lease-locker.ts': leaseLocker,
+      ...storePackage,
+      'src/engine/deps.ts': `import type { LeaseLocker } from '../locking/lease-locker';
+import type { InvoiceStore } from '../store';
+
+export interface EngineDeps {
+  locker: LeaseLocker;
+  invoices: InvoiceStore;
+}
+`,
+      'src/engine/audit.ts': `import type { EngineDeps } from './deps';
+
+export class Audit {
+  constructor(private readonly deps: EngineDeps) {}
+
+  async check(id: string) {
+    return this.deps.locker.withKeys('audit', [id], async () => this.deps.invoices.read(id));
+  }
+
+  async close(id: string) {
+    return this.deps.locker.withKeys('close', [id], async () => this.deps.invoices.markPaid(id, new Date()));
+  }
+}
+`,
+    });
+    expect(findings((await current.lint('src/engine/audit.ts')).get('src/engine/audit.ts'))).toEqual(['11 fencelint/require-fence-condition']);
+  });
+
+  it('a bundle property typed as an in-process mutex class opens no lease section', async () => {
+    current = project({
+      'src/locking/local.ts': `import { Mutex } from 'async-mutex';
+
+export class LocalGate {
+  #mutex = new Mutex();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#mutex.runExclusive(fn);
+  }
+}
+`,
+      ...storePackage,
+      'src/engine/deps.ts': `import type { LocalGate } from '../locking/local';
+import type { InvoiceStore } from '../store';
+
+export type EngineDeps = { gate: LocalGate; invoices: InvoiceStore };
+`,
+      'src/engine/settle.ts': `import type { EngineDeps } from './deps';
+
+export class Settlement {
+  constructor(private readonly deps: EngineDeps) {}
+
+  async settle(id: string) {
+    await this.deps.gate.run(async () => this.deps.invoices.markPaid(id, new Date()));
+  }
+}
+`,
+    });
+    expect(findings((await current.lint('src/engine/settle.ts')).get('src/engine/settle.ts'))).toEqual([]);
+  });
+});
+
+describe('private methods', () => {
+  it('a write in a private method of the same class is followed from the locked section, and reported where it is', async () => {
+    current = project({
+      'src/jobs/close.ts': `import Redlock from 'redlock';
+import { Pool } from 'pg';
+
+export class Closer {
+  #redlock = new Redlock([]);
+  #pool = new Pool();
+
+  async close(id: string) {
+    await this.#redlock.using([\`ledger:\${id}\`], 5000, async () => {
+      await this.#markClosed(id);
+    });
+  }
+
+  async #markClosed(id: string) {
+    await this.#pool.query("UPDATE ledgers SET state = 'closed' WHERE id = $1", [id]);
+  }
+}
+`,
+    });
+    expect(findings((await current.lint('src/jobs/close.ts')).get('src/jobs/close.ts'))).toEqual(['15 fencelint/require-fence-condition']);
+  });
+});
