@@ -12,6 +12,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type * as TS from 'typescript';
+import { clearWorkspaces, resolveWorkspaceImport } from './workspace-packages.js';
 
 type TypeScript = typeof TS;
 
@@ -113,6 +114,10 @@ export function resolveImport(fromFile: string, specifier: string): string | und
         // Workspace packages come through node_modules symlinks; their real path is project code.
         const real = existsSync(file) ? realpathSync(file) : file;
         if (isProjectFile(real)) resolved = real;
+      } else {
+        // A workspace package of a monorepo that is not installed: found by its declared name.
+        const inWorkspace = resolveWorkspaceImport(ts, fromFile, specifier, options);
+        if (inWorkspace && isProjectFile(inWorkspace)) resolved = inWorkspace;
       }
     } catch {
       resolved = null;
@@ -188,4 +193,5 @@ export function clearResolutions(): void {
   configOfDirectory.clear();
   resolutions.clear();
   packageDependencies.clear();
+  clearWorkspaces();
 }

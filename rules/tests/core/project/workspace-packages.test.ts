@@ -1,0 +1,90 @@
+/**
+ * Monorepos linted before an install: a bare import of a workspace package resolves to that
+ * package's sources, as it would once the package manager linked it.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clearResolutions, resolveImport } from '../../../src/core/modules/module-resolution.js';
+import { findings, project, type Project } from './project-helpers.js';
+
+let current: Project | undefined;
+afterEach(() => {
+  current?.remove();
+  current = undefined;
+  clearResolutions();
+});
+
+describe('workspace packages without node_modules', () => {
+  it('pnpm workspace: an entry pointing at build output not built yet is read from the sources (outDir -> rootDir)', () => {
+    current = project({
+      'pnpm-workspace.yaml': "packages:\n  # libraries\n  - 'libs/*'\n  - \"services/*\"\n",
+      'package.json': '{ "name": "mono", "private": true }',
+      'libs/ledger/package.json': '{ "name": "@mono/ledger", "main": "out/lib/index.js", "types": "out/lib/index.d.ts" }',
+      'libs/ledger/tsconfig.json': '{ "compilerOptions": { "outDir": "out/lib", "rootDir": "source" } }',
+      'libs/ledger/source/index.ts': 'export * from "./entries";\n',
+      'libs/ledger/source/entries.ts': 'export const x = 1;\n',
+      'services/api/package.json': '{ "name": "@mono/api" }',
+      'services/api/src/main.ts': 'import { x } from "@mono/ledger";\n',
+    });
+    const from = join(current.root, 'services/api/src/main.ts');
+    expect(resolveImport(from, '@mono/ledger')).toBe(join(current.root, 'libs/ledger/source/index.ts'));
+    expect(resolveImport(from, '@mono/ledger/out/lib/entries.js')).toBe(join(current.root, 'libs/ledger/source/entries.ts'));
+  });
+
+  it('npm workspaces: package exports with a source condition apply as the compiler applies them', () => {
+    current = project({
+      'package.json': '{ "name": "mono", "private": true, "workspaces": ["packages/*"] }',
+      'packages/queue/package.json': '{ "name": "queue-kit", "exports": { ".": { "source": "./lib/entry.ts", "default": "./dist/entry.js" } } }',
+      'packages/queue/lib/entry.ts': 'export const q = 1;\n',
+      'packages/worker/package.json': '{ "name": "worker" }',
+      'packages/worker/tsconfig.json': '{ "compilerOptions": { "module": "nodenext", "moduleResolution": "nodenext", "customConditions": ["source"] } }',
+      'packages/worker/src/run.ts': 'import { q } from "queue-kit";\n',
+    });
+    const from = join(current.root, 'packages/worker/src/run.ts');
+    expect(resolveImport(from, 'queue-kit')).toBe(join(current.root, 'packages/queue/lib/entry.ts'));
+  });
+
+  it('names the workspace does not declare, excluded folders and folders outside any workspace stay unresolved', () => {
+    current = project({
+      'pnpm-workspace.yaml': "packages:\n  - 'pkgs/*'\n  - '!pkgs/legacy'\n",
+      'pkgs/legacy/package.json': '{ "name": "legacy-lib" }',
+      'pkgs/legacy/src/index.ts': 'export const old = 1;\n',
+      'pkgs/app/package.json': '{ "name": "app" }',
+      'pkgs/app/src/index.ts': 'import "redlock";\n',
+      'elsewhere/package.json': '{ "name": "stray" }',
+      'elsewhere/src/index.ts': 'export const s = 1;\n',
+    });
+    const from = join(current.root, 'pkgs/app/src/index.ts');
+    expect(resolveImport(from, 'redlock')).toBeUndefined();
+    expect(resolveImport(from, 'legacy-lib')).toBeUndefined();
+    expect(resolveImport(from, 'stray')).toBeUndefined();
+  });
+
+  it('a lock helper of another workspace package opens a critical section in the linted file', async () => {
+    current = project({
+      'package.json': '{ "name": "mono", "private": true, "workspaces": ["libs/*", "apps/*"] }',
+      'libs/locking/package.json': '{ "name": "@mono/locking", "main": "dist/index.js" }',
+      'libs/locking/src/index.ts': `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+
+export async function underLease<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  return redlock.using([key], 8000, async () => fn());
+}
+`,
+      'apps/billing/package.json': '{ "name": "billing" }',
+      'apps/billing/src/close.ts': `import { Pool } from 'pg';
+import { underLease } from '@mono/locking';
+const pool = new Pool();
+
+export async function closePeriod(id: string) {
+  await underLease(\`period:\${id}\`, async () => {
+    await pool.query("UPDATE periods SET closed = true WHERE id = $1", [id]);
+  });
+}
+`,
+    });
+    const messages = (await current.lint('apps/billing/src/close.ts')).get('apps/billing/src/close.ts');
+    expect(findings(messages)).toEqual(['7 fencelint/require-fence-condition']);
+    expect(messages![0].message).toContain('index.ts:5');
+  });
+});
