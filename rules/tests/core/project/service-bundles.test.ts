@@ -201,3 +201,58 @@ export class Closer {
     expect(findings((await current.lint('src/jobs/close.ts')).get('src/jobs/close.ts'))).toEqual(['15 fencelint/require-fence-condition']);
   });
 });
+
+describe('a repository over a base class, behind a use case', () => {
+  const baseRepository = `import { Model } from 'mongoose';
+
+export class MongoRepository<T> {
+  public records: Model<T>;
+  protected memo = new Map<string, T>();
+
+  constructor(source: Model<T>) {
+    this.records = source;
+  }
+}
+`;
+
+  it("the subclass's write through the base's model, in a callback kept in a const, is reported at the use case's call", async () => {
+    current = project({
+      'src/dal/mongo.repository.ts': baseRepository,
+      'src/dal/seat.repository.ts': `import { model, Schema } from 'mongoose';
+import { MongoRepository } from './mongo.repository';
+
+interface Seat { _id: string; holder: string | null }
+const SeatModel = model<Seat>('Seat', new Schema({}));
+
+export class SeatRepository extends MongoRepository<Seat> {
+  constructor() {
+    super(SeatModel);
+  }
+
+  async hold(seatId: string, holder: string) {
+    const seat = await this.records.findOne({ _id: seatId });
+    if (seat?.holder) return false;
+    await this.records.updateOne({ _id: seatId }, { $set: { holder } });
+    this.memo.set(seatId, { _id: seatId, holder });
+    return true;
+  }
+}
+`,
+      'src/booking/hold-seat.ts': `import Redlock from 'redlock';
+import { SeatRepository } from '../dal/seat.repository';
+
+export class HoldSeat {
+  constructor(private readonly redlock: Redlock, private readonly seats: SeatRepository) {}
+
+  run(seatId: string, holder: string) {
+    const attempt = async () => this.seats.hold(seatId, holder);
+    return this.redlock.using([\`seat:\${seatId}\`], 2000, attempt);
+  }
+}
+`,
+    });
+    const messages = (await current.lint('src/booking/hold-seat.ts')).get('src/booking/hold-seat.ts');
+    expect(findings(messages)).toEqual(['8 fencelint/require-fence-condition']);
+    expect(messages![0].message).toContain('seat.repository.ts:15');
+  });
+});
