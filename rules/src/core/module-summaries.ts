@@ -621,7 +621,50 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
     }
-    return this.composedAcquireOf(fn, analysis);
+    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis);
+  }
+
+  /**
+   * Whether `node` runs as part of `fn` itself: in its body, or in callbacks written inline as
+   * arguments of its calls (`startSpan(name, async () => ...)`, `tryCatch(...)`), not in a
+   * function it only defines for later.
+   */
+  private runsInline(node: Node, fn: FunctionNode): boolean {
+    for (let owner = enclosingFunction(node); owner; owner = enclosingFunction(owner)) {
+      if (owner === fn) return true;
+      const parent = owner.parent;
+      if (parent?.type !== AST_NODE_TYPES.CallExpression || !parent.arguments.includes(owner as TSESTree.CallExpressionArgument)) return false;
+    }
+    return false;
+  }
+
+  /**
+   * A lock taken inside an inline callback of this function (an acquire wrapped in a tracing
+   * span or a retry helper), after which the function calls a function parameter: that
+   * parameter runs under the lock (`await tryCatch(span(() => redlock.acquire(keys)))`, then
+   * `routine()` before the release in `finally`).
+   */
+  private wrappedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    for (const site of analysis.acquires) {
+      if (enclosingFunction(site.node) === fn || site.callbackArgument || !contains(fn.body, site.node) || !this.runsInline(site.node, fn)) continue;
+      for (const call of analysis.calls) {
+        if (call.range[0] <= site.node.range[1] || !contains(fn.body, call) || !this.runsInline(call, fn)) continue;
+        const index = this.directParam(call.callee, fn);
+        if (index === undefined) continue;
+        return {
+          library: site.library,
+          label: site.origin?.label ?? site.label,
+          advice: site.advice,
+          at: site.origin?.at ?? locationOf(this.file, site.node),
+          flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+          keyArg: site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
+          style: 'callback',
+          callbackArg: index,
+          tokenProperties: [],
+        };
+      }
+    }
+    return undefined;
   }
 
   /**
@@ -663,7 +706,7 @@ class ModuleSummarizer implements ModuleBuilder {
    * their composition is read here, from their summaries.
    */
   private composedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
-    const calls = analysis.calls.filter((c) => contains(fn.body, c) && enclosingFunction(c) === fn);
+    const calls = analysis.calls.filter((c) => contains(fn.body, c) && this.runsInline(c, fn));
     for (const call of calls) {
       const local = analysis.functions.callee(call);
       if (!local || local === fn) continue;

@@ -256,3 +256,76 @@ export class HoldSeat {
     expect(messages![0].message).toContain('seat.repository.ts:15');
   });
 });
+
+describe('an acquire wrapped in a tracing span and a result tuple', () => {
+  const tracedLocker = `import Redlock from 'redlock';
+import { inSpan } from './tracing';
+
+async function settle<T>(p: Promise<T>): Promise<[Error | undefined, T | undefined]> {
+  try {
+    return [undefined, await p];
+  } catch (e) {
+    return [e as Error, undefined];
+  }
+}
+
+export class TracedLocker {
+  private redlock = new Redlock([]);
+
+  async hold<T>(what: string, keys: string[], routine: () => Promise<T>): Promise<T> {
+    return inSpan('hold', async () => {
+      const [error, result] = await settle(this.#attempt(keys, routine));
+      if (error) throw error;
+      return result as T;
+    });
+  }
+
+  async #attempt<T>(keys: string[], routine: () => Promise<T>): Promise<T> {
+    let lease;
+    for (let i = 0; i < 3 && !lease; i++) {
+      const [error, got] = await settle(inSpan('acquire', async () => this.redlock.acquire(keys, 3000)));
+      if (!error) lease = got;
+    }
+    if (!lease) throw new Error('busy');
+    try {
+      return await routine();
+    } finally {
+      await lease.release();
+    }
+  }
+
+  async later<T>(keys: string[], routine: () => Promise<T>) {
+    const lease = await this.redlock.acquire(keys, 3000);
+    await lease.release();
+    return () => routine();
+  }
+}
+`;
+
+  it('the function parameter called after the wrapped acquire runs under the lock; one only handed back for later does not', async () => {
+    current = project({
+      'src/tracing.ts': 'export async function inSpan<T>(name: string, fn: () => Promise<T>): Promise<T> {\n  return fn();\n}\n',
+      'src/locking/traced-locker.ts': tracedLocker,
+      'src/orders/ship.ts': `import { Pool } from 'pg';
+import { TracedLocker } from '../locking/traced-locker';
+const pool = new Pool();
+
+export class Shipping {
+  constructor(private readonly locker: TracedLocker) {}
+
+  async ship(id: string) {
+    await this.locker.hold('ship', [id], async () => {
+      await pool.query("UPDATE orders SET state = 'shipped' WHERE id = $1", [id]);
+    });
+    await this.locker.later([id], async () => {
+      await pool.query("UPDATE orders SET seen = true WHERE id = $1", [id]);
+    });
+  }
+}
+`,
+    });
+    const messages = (await current.lint('src/orders/ship.ts')).get('src/orders/ship.ts');
+    expect(findings(messages)).toEqual(['10 fencelint/require-fence-condition']);
+    expect(messages![0].message).toContain('traced-locker.ts:26');
+  });
+});
