@@ -135,6 +135,7 @@ export class ModuleGraph {
   clear(): void {
     this.entries.clear();
     this.shapes.clear();
+    this.texts.clear();
     this.used.clear();
     clearResolutions();
   }
@@ -150,6 +151,26 @@ export class ModuleGraph {
     } catch {
       return undefined;
     }
+  }
+
+  /** Texts by stamp, for `mayExport`: a barrel's members are read once per change, not summarised. */
+  private readonly texts = new Map<string, { stamp: string; text: string | undefined }>();
+
+  /**
+   * Whether module `file` can export `name` at all: its text spells the name or re-exports a
+   * whole module. `export *` barrels list many modules; those that cannot hold the name are
+   * passed over without being summarised (which would spend the lint's module budget).
+   */
+  mayExport(file: string, name: string): boolean {
+    const stamp = this.stampOf(file);
+    if (!stamp || stamp.size > MAX_FILE_BYTES) return true;
+    let known = this.texts.get(file);
+    if (known?.stamp !== stamp.stamp) {
+      known = { stamp: stamp.stamp, text: this.read(file) };
+      this.texts.set(file, known);
+    }
+    const text = known.text;
+    return text === undefined || text.includes(name) || /\bexport\s*\*/.test(text);
   }
 
   private read(file: string): string | undefined {
@@ -339,7 +360,7 @@ export class ProjectView {
       for (const exported of module.exports.values()) {
         if (exported.kind === 'class' && exported.implements?.includes(name)) classes.push(exported);
       }
-      for (const star of module.starExports) visit(star, hops + 1);
+      for (const star of module.starExports) if (this.graph.mayExport(star, name)) visit(star, hops + 1);
     };
     visit(file, 0);
     return mergeImplementations(classes);
@@ -389,7 +410,7 @@ export class ProjectView {
     if (found) return found;
     if (name === 'default') return undefined;
     for (const star of (entry.builder ? entry.builder.starExports : entry.summary?.starExports) ?? []) {
-      if (star === file) continue;
+      if (star === file || !this.graph.mayExport(star, name)) continue;
       const inner = this.exportOf(star, name, hops + 1);
       if (inner) return inner;
     }

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearResolutions, resolveImport } from '../../../src/core/modules/module-resolution.js';
+import { projectGraph } from '../../../src/core/modules/module-graph.js';
 import { findings, project, type Project } from './project-helpers.js';
 
 let current: Project | undefined;
@@ -86,5 +87,40 @@ export async function closePeriod(id: string) {
     const messages = (await current.lint('apps/billing/src/close.ts')).get('apps/billing/src/close.ts');
     expect(findings(messages)).toEqual(['7 fencelint/require-fence-condition']);
     expect(messages![0].message).toContain('index.ts:5');
+  });
+});
+
+describe('large barrels', () => {
+  it('a name exported through a barrel of more modules than one lint may summarise is found; the other members are not read', async () => {
+    const files: Record<string, string> = {};
+    const members: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      // Each member imports something, so none is passed over as self-contained.
+      files[`src/kit/part${i}.ts`] = `import { format } from 'node:util';\nexport const label${i} = (v: unknown) => format('%s', v);\n`;
+      members.push(`export * from './part${i}';`);
+    }
+    files['src/kit/lease.ts'] = `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+
+export async function withLease<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  return redlock.using([key], 5000, async () => fn());
+}
+`;
+    files['src/kit/index.ts'] = [...members, "export * from './lease';", ''].join('\n');
+    files['src/jobs/close.ts'] = `import { Pool } from 'pg';
+import { withLease } from '../kit';
+const pool = new Pool();
+
+export async function close(id: string) {
+  await withLease(\`close:\${id}\`, async () => {
+    await pool.query('UPDATE books SET closed = true WHERE id = $1', [id]);
+  });
+}
+`;
+    current = project(files);
+    const result = await current.lint('src/jobs/close.ts');
+    expect(findings(result.get('src/jobs/close.ts'))).toEqual(['7 fencelint/require-fence-condition']);
+    const used = projectGraph.dependenciesOf(join(current.root, 'src/jobs/close.ts')).map((f) => f.slice(current!.root.length + 1));
+    expect(used.some((f) => f.includes('part'))).toBe(false);
   });
 });
