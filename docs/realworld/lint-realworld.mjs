@@ -60,6 +60,9 @@ export const CATEGORY_RULES = {
 };
 
 const SOURCE_FILE = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+// Project files a checkout has beside the sources: packages, tsconfigs and the workspace manifest
+// (so a file's project and the monorepo's packages are found as in the owners' checkout).
+const PROJECT_FILE = /(^|\/)(package\.json|tsconfig[\w.-]*\.json|pnpm-workspace\.yaml)$/;
 const SKIPPED_NAME = /\.d\.[cm]?ts$|\.min\.js$|\.bundle\.js$/;
 // Generated or vendored trees: not the application's own code.
 const SKIPPED_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'out', '.next', 'coverage', 'vendor', 'bower_components', '.turbo', '.yarn']);
@@ -352,19 +355,19 @@ async function extract(gitDir, commit, paths, dir, maxBytes) {
     if (!match) continue;
     const [, mode, type, sha, size, file] = match;
     if (type !== 'blob' || mode === '120000') continue; // submodules and symlinks
-    if (!SOURCE_FILE.test(file) && !/(^|\/)(package\.json|tsconfig[\w.-]*\.json)$/.test(file)) continue;
+    if (!SOURCE_FILE.test(file) && !PROJECT_FILE.test(file)) continue;
     if (file.split('/').some((part) => part === '..' || part === '')) continue;
     if (Number(size) > maxBytes) skipped.push({ file, reason: `larger than ${maxBytes} bytes (${size})` });
     else wanted.push({ sha, file });
   }
   if (wanted.length === 0) return { error: `no source files under ${(paths ?? []).join(', ') || 'the root'} at ${commit}` };
   if (paths?.length) {
-    // tsconfig and package files from the whole tree, so typed linting finds each file's project.
+    // tsconfig, package and workspace files from the whole tree, so each file's project is found.
     const all = await run('git', ['--git-dir', gitDir, 'ls-tree', '-r', '-z', commit]);
     const have = new Set(wanted.map((w) => w.file));
     for (const record of all.code === 0 ? all.stdout.split('\0') : []) {
       const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(record);
-      if (match && !have.has(match[2]) && /(^|\/)(package\.json|tsconfig[\w.-]*\.json)$/.test(match[2]) && !match[2].split('/').includes('node_modules')) {
+      if (match && !have.has(match[2]) && PROJECT_FILE.test(match[2]) && !match[2].split('/').includes('node_modules')) {
         wanted.push({ sha: match[1], file: match[2] });
       }
     }
