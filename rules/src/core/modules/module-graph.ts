@@ -279,8 +279,11 @@ const LOCK_TOKEN_CLOCK_OR_WRITE = /lock|lease|mutex|semaphore|advisory|fenc|toke
 /** How deep `export *` chains are searched for the classes that implement an interface. */
 const MAX_IMPLEMENTATION_HOPS = 3;
 
+/** An exported interface or type: a contract whose implementations, elsewhere, may lock or write. */
+const EXPORTED_TYPE = /\bexport\s+(?:declare\s+)?(?:interface|type)\s/;
+
 function worthReading(text: string): boolean {
-  return IMPORTS.test(text) || LOCK_TOKEN_CLOCK_OR_WRITE.test(text);
+  return IMPORTS.test(text) || LOCK_TOKEN_CLOCK_OR_WRITE.test(text) || EXPORTED_TYPE.test(text);
 }
 
 function hashText(text: string): string {
