@@ -576,6 +576,7 @@ function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionI
     let fn = enclosingFunction(site.node);
     // The lock of a returned wrapper (`return (...args) => withLock(..., () => method(...args))`).
     if (fn && fn.parent?.type === AST_NODE_TYPES.ReturnStatement) fn = enclosingFunction(fn) ?? fn;
+    else if (fn && returnedByName(fn)) fn = enclosingFunction(fn) ?? fn;
     else if (fn && fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.parent && isFunctionNode(fn.parent)) fn = fn.parent;
     if (!fn) continue;
     const escapes = !site.release && site.scope === enclosingFunction(site.node);
@@ -624,6 +625,14 @@ function spendBudgetOnLocksFirst(input: Parameters<typeof findAcquires>[0], call
       }
     }
   }
+}
+
+/** A function declared inside another and returned by name (`function methodWithLock() {…} return methodWithLock`). */
+function returnedByName(fn: FunctionNode): boolean {
+  const name = fn.type === AST_NODE_TYPES.FunctionDeclaration ? fn.id?.name : fn.parent?.type === AST_NODE_TYPES.VariableDeclarator && fn.parent.id.type === AST_NODE_TYPES.Identifier ? fn.parent.id.name : undefined;
+  const outer = enclosingFunction(fn);
+  if (!name || !outer || outer.body.type !== AST_NODE_TYPES.BlockStatement) return false;
+  return outer.body.body.some((st) => st.type === AST_NODE_TYPES.ReturnStatement && st.argument?.type === AST_NODE_TYPES.Identifier && st.argument.name === name);
 }
 
 /** The connection a write goes through: the root of its callee chain (`trx` in `trx('t').where(...).update(...)`). */

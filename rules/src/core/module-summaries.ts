@@ -565,6 +565,16 @@ class ModuleSummarizer implements ModuleBuilder {
     return index >= 0 ? index : undefined;
   }
 
+  /** A returned function: inline, or a function declared inside `fn` and returned by name (`return methodWithLock`). */
+  private returnedFunction(node: Node, fn: FunctionNode): FunctionNode | undefined {
+    const n = unwrap(node);
+    if (isFunctionNode(n)) return n;
+    if (n.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const def = ASTUtils.findVariable(this.sourceCode.getScope(n), n.name)?.defs[0];
+    const declared = def?.type === 'FunctionName' ? def.node : def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? unwrap(def.node.init) : undefined;
+    return declared && isFunctionNode(declared) && contains(fn.body, declared) ? declared : undefined;
+  }
+
   /** Return values of `fn`, not of the functions nested in it. */
   private returnsOf(fn: FunctionNode): Node[] {
     if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
@@ -592,8 +602,8 @@ class ModuleSummarizer implements ModuleBuilder {
   }
 
   private acquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
-    // `wrapWithLock(method)` returns a function that runs `method` under the lock.
-    const returned = this.returnsOf(fn).map((r) => unwrap(r)).filter((r): r is FunctionNode => isFunctionNode(r));
+    // `wrapWithLock(method)` returns a function that runs `method` under the lock, inline or by name.
+    const returned = this.returnsOf(fn).map((r) => this.returnedFunction(r, fn)).filter((r): r is FunctionNode => r !== undefined);
     for (const site of analysis.acquires) {
       const owner = enclosingFunction(site.node);
       if (owner !== fn && !returned.some((r) => r === owner)) continue;

@@ -1242,3 +1242,67 @@ export async function unlock(resource: string) { await redisClient().del(\`\${re
     },
   ],
 });
+
+// A lock built on the project's own key-value interface: its set-if-absent is an options object.
+ruleTester.run('no-release-by-name: locks over a key-value interface', rule, {
+  valid: [
+    {
+      name: 'a cache that sets a constant without overwriting and deletes it on invalidation is no lock',
+      code: `interface Cache { set(k: string, v: string, o: { canOverride: boolean; ttlMs: number }): Promise<void>; delete(k: string): Promise<void> }
+export class SeenEvents {
+  constructor(private readonly cache: Cache) {}
+  async remember(eventId: string) {
+    await this.cache.set(\`seen:\${eventId}\`, '1', { canOverride: false, ttlMs: 60_000 });
+  }
+  async release(eventId: string) {
+    await this.cache.delete(\`seen:\${eventId}\`);
+  }
+}`,
+    },
+    {
+      name: 'the release deletes only its own value through the store',
+      code: `interface Store { set(k: string, v: string, o: { overwrite: boolean; ttl: number }): Promise<void>; deleteIfEquals(k: string, v: string): Promise<boolean> }
+export class Leases {
+  constructor(private readonly store: Store) {}
+  async acquire(name: string, holder: string) {
+    await this.store.set(name, holder, { overwrite: false, ttl: 30 });
+    return { name, holder };
+  }
+  async release(lease: { name: string; holder: string }) {
+    await this.store.deleteIfEquals(lease.name, lease.holder);
+  }
+}`,
+    },
+    {
+      name: 'a delete of every key under a prefix in another method is not the release of one handle',
+      code: `interface Store { set(k: string, v: string, o: { canOverride: boolean; ttlMs: number }): Promise<void>; delete(k: string): Promise<void>; keys(p: string): Promise<string[]> }
+export class Mutexes {
+  constructor(private readonly store: Store) {}
+  async acquire(key: string, ttlMs: number) {
+    await this.store.set(key, 'held', { canOverride: false, ttlMs });
+    return { key };
+  }
+  async purge(prefix: string) {
+    for (const key of await this.store.keys(prefix)) await this.store.delete(key);
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: "acquire sets a constant with canOverride: false and a TTL; release deletes the handle's key by name",
+      code: `interface Store { set(k: string, v: string, o: { canOverride: boolean; ttlMs: number }): Promise<void>; delete(k: string): Promise<void> }
+export class Mutexes {
+  constructor(private readonly store: Store) {}
+  async acquire(key: string, ttlMs: number) {
+    await this.store.set(key, 'held', { canOverride: false, ttlMs });
+    return { key };
+  }
+  async release(mutex: { key: string }) {
+    await this.store.delete(mutex.key);
+  }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 9 }],
+    },
+  ],
+});

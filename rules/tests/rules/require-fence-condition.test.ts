@@ -1996,3 +1996,73 @@ export class Seats {
     },
   ],
 });
+
+// Locks applied where a module defines its API, and writes whose filter and update sit in variables.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'a wrapper applied at export time around a monotone $max update kept in a const',
+      code: `import Redlock from 'redlock';
+import { Shelf } from './models/shelf';
+const redlock = new Redlock([]);
+function underShelfLock(work: (shelfId: string, ...more: any[]) => Promise<unknown>) {
+  async function locked(shelfId: string, ...more: any[]) {
+    return redlock.using([\`shelf:\${shelfId}\`], 4000, () => work(shelfId, ...more));
+  }
+  return locked;
+}
+async function touch(shelfId: string) {
+  const change = { $max: { lastCountedAt: new Date() } };
+  await Shelf.updateOne({ _id: shelfId }, change);
+}
+export default { touch: underShelfLock(touch) };`,
+    },
+    {
+      name: 'a function returned by name that takes no lock makes no section of what it wraps',
+      code: `import { Shelf } from './models/shelf';
+function timed(work: (id: string) => Promise<unknown>) {
+  async function measured(id: string) {
+    const started = Date.now();
+    try { return await work(id); } finally { console.log(Date.now() - started); }
+  }
+  return measured;
+}
+async function restock(id: string) {
+  const filter = { _id: id };
+  await Shelf.findOneAndUpdate(filter, { $inc: { count: 10 } });
+}
+export default { restock: timed(restock) };`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a wrapper applied at export time: the wrapped functions run under the lock, their Mongoose writes unfenced',
+      code: `import Redlock from 'redlock';
+import { Shelf } from './models/shelf';
+const redlock = new Redlock([]);
+function underShelfLock(work: (shelfId: string, ...more: any[]) => Promise<unknown>) {
+  async function locked(shelfId: string, ...more: any[]) {
+    return redlock.using([\`shelf:\${shelfId}\`], 4000, () => work(shelfId, ...more));
+  }
+  return locked;
+}
+async function moveItem(shelfId: string, slot: string, item: string) {
+  const shelf = await Shelf.findById(shelfId);
+  const where = { _id: shelf._id };
+  const change = { $set: { [\`slots.\${slot}\`]: item }, $inc: { revision: 1 } };
+  return Shelf.findOneAndUpdate(where, change, { new: true }).exec();
+}
+async function clearSlot(shelfId: string, slot: string) {
+  await Shelf.updateOne({ _id: shelfId }, { $unset: { [\`slots.\${slot}\`]: 1 } });
+}
+export default {
+  moveItem: underShelfLock(moveItem),
+  promises: { clearSlot: underShelfLock(clearSlot) },
+};`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 14 },
+        { messageId: 'missingFenceNoToken', line: 17 },
+      ],
+    },
+  ],
+});

@@ -82,14 +82,22 @@ export interface AcquireSite {
   lockedSession?: { key: string; scope: 'transaction' | 'session' };
 }
 
+const NO_OVERWRITE_OPTION = /^(?:canOverride|canOverwrite|overwrite|override|replace|replaceExisting)$/i;
+const IF_ABSENT_OPTION = /^(?:ifNotExists?|onlyIfAbsent|ifAbsent|onlyIfNotExists|notExists?)$/i;
+
 function isNxFlag(node: Node): boolean {
   const n = unwrap(node);
   const text = staticString(n);
   if (text !== undefined) return text.toUpperCase() === 'NX';
   if (n.type === AST_NODE_TYPES.ObjectExpression) {
-    return n.properties.some(
-      (p) => p.type === AST_NODE_TYPES.Property && /^nx$/i.test(propertyKeyName(p) ?? '') && !(p.value.type === AST_NODE_TYPES.Literal && p.value.value === false),
-    );
+    return n.properties.some((p) => {
+      if (p.type !== AST_NODE_TYPES.Property) return false;
+      const name = propertyKeyName(p) ?? '';
+      const literal = p.value.type === AST_NODE_TYPES.Literal ? p.value.value : undefined;
+      // A key-value store's own set-if-absent: `{ canOverride: false }`, `{ overwrite: false }`, `{ ifNotExists: true }`.
+      if (NO_OVERWRITE_OPTION.test(name)) return literal === false;
+      return (/^nx$/i.test(name) && literal !== false) || (IF_ABSENT_OPTION.test(name) && literal === true);
+    });
   }
   if (n.type === AST_NODE_TYPES.ArrayExpression) return n.elements.some((e) => e !== null && e.type !== AST_NODE_TYPES.SpreadElement && isNxFlag(e));
   return false;

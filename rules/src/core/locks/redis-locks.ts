@@ -76,7 +76,9 @@ export function isLockNamedKey(node: Node, sourceCode: SourceCode): boolean {
 export type SetNxPurpose = 'lease' | 'marker' | 'primitive';
 
 const EXPIRY_FLAG = /^(?:ex|px|exat|pxat|keepttl)$/i;
-const EXPIRY_OPTION = /^(?:ex|px|exat|pxat|keepttl|expiration|expire|ttl)$/i;
+const EXPIRY_OPTION = /^(?:ex|px|exat|pxat|keepttl|expiration|expires?|expiresIn|expireIn|ttl|ttl_?(?:ms|s|sec|seconds|millis|milliseconds))$/i;
+/** A function named for taking a lock (`acquire`, `tryLock`, `claim`): what it sets is the lock, whatever the value. */
+const ACQUIRE_FUNCTION = /^(?:acquire|lock|take|obtain|claim|grab|try(?:Acquire|Lock|Take|Claim))/i;
 const EXPIRE_CALL = /^(?:p?expire(?:at)?)$/i;
 
 /** Whether the SET's options set an expiry; undefined when they cannot be read (a variable, a spread). */
@@ -202,6 +204,9 @@ export function setNxPurpose(site: SetNxSite, calls: readonly TSESTree.CallExpre
   if (isLockNamedKey(site.key, sourceCode) || LOCK_KEY_NAME.test(keyText(site.key, sourceCode))) return 'lease';
   const resolve = (id: TSESTree.Identifier) => constInit(id, sourceCode);
   const expiry = setsExpiry(site);
+  // `acquire(key, ttl) { await store.set(key, '1', { canOverride: false, ttlMs }) }`: a store that
+  // throws when the key exists needs no reply, and a constant value is exactly the release hazard.
+  if (expiry === true && ACQUIRE_FUNCTION.test(functionName(enclosingFunction(site.call)) ?? '')) return 'lease';
   if (expiry === false) {
     // `setnx(key, id)` then `expire(key, ttl)`: the expiry comes one command later.
     const text = keyText(site.key, sourceCode);
@@ -214,6 +219,15 @@ export function setNxPurpose(site: SetNxSite, calls: readonly TSESTree.CallExpre
   const params = parameterNames(site.call);
   if (site.value && madeOfParameters(site.value, params) && madeOfParameters(site.key, params)) return 'primitive';
   return 'lease';
+}
+
+function functionName(fn: Node | undefined): string | undefined {
+  if (!fn) return undefined;
+  if (fn.type === AST_NODE_TYPES.FunctionDeclaration) return fn.id?.name;
+  const parent = fn.parent;
+  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.id.type === AST_NODE_TYPES.Identifier) return parent.id.name;
+  if ((parent?.type === AST_NODE_TYPES.MethodDefinition || parent?.type === AST_NODE_TYPES.Property) && parent.key.type === AST_NODE_TYPES.Identifier) return parent.key.name;
+  return undefined;
 }
 
 function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {

@@ -57,6 +57,35 @@ function asObject(node: Node | undefined): TSESTree.ObjectExpression | undefined
   return n?.type === AST_NODE_TYPES.ObjectExpression ? n : undefined;
 }
 
+/**
+ * An object argument written inline, or through a `const` bound to an object literal in an
+ * enclosing block before the call (`const query = { _id: id }; Model.findOneAndUpdate(query, update)`).
+ */
+function argumentObject(call: TSESTree.CallExpression | TSESTree.NewExpression, index: number): TSESTree.ObjectExpression | undefined {
+  const inline = objectArgument(call, index);
+  if (inline) return inline;
+  const arg = call.arguments[index];
+  return arg && arg.type === AST_NODE_TYPES.Identifier ? constObjectBefore(arg) : undefined;
+}
+
+function constObjectBefore(id: TSESTree.Identifier): TSESTree.ObjectExpression | undefined {
+  let child: Node = id;
+  for (let node: Node | undefined = id.parent; node; child = node, node = node.parent) {
+    // A parameter of that name in between shadows any outer binding.
+    if ((node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) && node.params.some((p) => p.type === AST_NODE_TYPES.Identifier && p.name === id.name)) return undefined;
+    if (node.type !== AST_NODE_TYPES.BlockStatement && node.type !== AST_NODE_TYPES.Program) continue;
+    for (const statement of node.body) {
+      if (statement.range[0] >= child.range[0]) break;
+      if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+      for (const d of statement.declarations) {
+        if (d.id.type !== AST_NODE_TYPES.Identifier || d.id.name !== id.name) continue;
+        return statement.kind === 'const' ? asObject(d.init ?? undefined) : undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Chain links from the outermost call down to the root. */
 function chainLinks(call: TSESTree.CallExpression): TSESTree.CallExpression[] {
   const links: TSESTree.CallExpression[] = [call];
@@ -75,7 +104,7 @@ function at(call: TSESTree.CallExpression | TSESTree.NewExpression, place: Place
   if (!place) return undefined;
   const host = place.link ? links.find((l) => calleeName(l) === place.link) : call;
   if (!host) return undefined;
-  let value: TSESTree.ObjectExpression | undefined = objectArgument(host, place.arg);
+  let value: TSESTree.ObjectExpression | undefined = argumentObject(host, place.arg);
   for (const key of place.property ?? []) value = asObject(propertyValue(value, key));
   if (place.operator && value) {
     // `{ $set: {...} }`, or a replacement document without update operators.
@@ -182,9 +211,9 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   // MongoDB / Mongoose: coll.updateOne(filter, update).
   const mongoWrite = sinkWrite(MONGO, method);
   if (mongoWrite && node.arguments.length >= 1 && (!resolved || resolved.id === 'mongodb')) {
-    if (mongoWrite.kind === 'update' && onlyMonotoneOperators(objectArgument(node, 1))) return undefined;
+    if (mongoWrite.kind === 'update' && onlyMonotoneOperators(argumentObject(node, 1))) return undefined;
     const write = fromCatalog(node, MONGO, mongoWrite);
-    if (objectArgument(node, 0) || objectArgument(node, 1)) return write;
+    if (argumentObject(node, 0) || argumentObject(node, 1)) return write;
   }
   // Sequelize: Model.update(values, { where }), Model.destroy({ where }).
   const sequelizeWrite = sinkWrite(SEQUELIZE, method);
@@ -242,7 +271,7 @@ function storedValue(write: ObjectWrite, key: string): Node | undefined {
 function bumps(write: ObjectWrite, key: string): boolean {
   if (isIncrement(storedValue(write, key), key)) return true;
   if (write.api !== 'mongodb' || write.node.type !== AST_NODE_TYPES.CallExpression) return false;
-  const inc = asObject(propertyValue(objectArgument(write.node, 1), '$inc'));
+  const inc = asObject(propertyValue(argumentObject(write.node, 1), '$inc'));
   return !!inc?.properties.some((p) => p.type === AST_NODE_TYPES.Property && sameColumn(propertyKeyName(p) ?? '', key));
 }
 
@@ -303,7 +332,7 @@ function filterComparesToken(write: ObjectWrite, filter: TSESTree.ObjectExpressi
 /** MongoDB: `{ $max: { fenceToken: t } }` stores the token as well as `$set` does. */
 function mongoStoresElsewhere(write: ObjectWrite, column: string): boolean {
   if (write.api !== 'mongodb') return false;
-  const max = asObject(propertyValue(objectArgument(write.node, 1), '$max'));
+  const max = asObject(propertyValue(argumentObject(write.node, 1), '$max'));
   return !!max && max.properties.length > 0 && valuesStore(max, column);
 }
 

@@ -120,6 +120,12 @@ function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode:
     let key: Node | undefined;
     let raw = false;
     if (REDIS_DELETE.test(method)) key = call.arguments[0];
+    else if (STORE_DELETE.test(method) && inUnlockFunction(call) && onLeaseStore(call, locks)) {
+      // `release(lock) { await this.store.delete(lock.key) }` on the store whose set-if-absent took the lock.
+      const k = call.arguments[0];
+      if (k && k.type !== AST_NODE_TYPES.SpreadElement) out.push({ kind: 'redisDelete', node: call, key: k });
+      continue;
+    }
     else if (/^(?:call|sendCommand|send_command)$/.test(method)) {
       key = rawDeleteKey(call);
       raw = true;
@@ -162,6 +168,18 @@ function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode:
     // A same-file wrapper `removeKey(key) { redis.del(key) }` called with a lock key: the call names the lock.
     for (const { caller, argument } of wrapperCallsWithLockKey(call, key, analysis, locks)) out.push({ kind: 'redisDelete', node: caller, key: argument });
   }
+}
+
+const STORE_DELETE = /^(?:delete|remove|deleteKey|removeKey)$/;
+
+/** The receiver of a delete is the one a SET NX lease of this file was taken on (`this.store`). */
+function onLeaseStore(call: TSESTree.CallExpression, locks: RedisLockKeys): boolean {
+  const object = calleeObject(call);
+  const key = object ? receiverKey(object) : undefined;
+  return key !== undefined && locks.leases.some((site) => {
+    const receiver = calleeObject(site.call);
+    return receiver !== undefined && receiverKey(receiver) === key;
+  });
 }
 
 /** A function named for unlocking (`unlock`, `releaseLock`, `Mutex#release`): what it deletes is the lock. */
