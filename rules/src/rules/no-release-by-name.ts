@@ -5,7 +5,7 @@ import { createRule } from '../util/create-rule.js';
 import { codeSpan, lineSuffix } from '../core/message-text.js';
 import { callHeadLoc } from '../util/report-location.js';
 
-export type MessageIds = 'redisDelete' | 'redisCheckThenDelete' | 'sqlRelease' | 'recordRelease' | 'etcdDelete' | 'authorityByKey' | 'useCompareAndDelete' | 'addHolderCondition';
+export type MessageIds = 'redisDelete' | 'redisCheckThenDelete' | 'sqlRelease' | 'recordRelease' | 'leaseClear' | 'etcdDelete' | 'authorityByKey' | 'useCompareAndDelete' | 'addHolderCondition';
 
 export default createRule<[], MessageIds>({
   name: 'no-release-by-name',
@@ -21,6 +21,7 @@ export default createRule<[], MessageIds>({
       redisCheckThenDelete: 'This DEL trusts the GET{{checkAt}}, a separate step: the key can pass to a newer holder in between.',
       sqlRelease: 'This release deletes the lock row by {{columns}} only: after expiry it frees a newer holder\'s lock.',
       recordRelease: 'This release deletes the lock record by {{columns}} only: after expiry it frees a newer holder\'s lock.',
+      leaseClear: 'This release clears {{field}} by {{columns}} only: after expiry it frees a newer holder\'s lease.',
       etcdDelete: '{{call}} deletes the lock key by name: after expiry it frees a newer holder\'s lock.',
       authorityByKey: '{{call}} releases by key, not with the handle from {{acquire}}: it can free a newer lease.',
       useCompareAndDelete: 'Replace the DEL with a compare-and-delete script that checks {{value}}.',
@@ -54,6 +55,11 @@ export default createRule<[], MessageIds>({
               break;
             }
             case 'sqlRelease': {
+              if (release.cleared) {
+                // A lease field of a resource row: no holder column to suggest.
+                context.report({ loc: callHeadLoc(release.node), messageId: 'leaseClear', data: { field: codeSpan(release.cleared, 24), columns: codeSpan(release.nameColumns.join(', '), 24) } });
+                break;
+              }
               const fix = sqlHolderFix(release, tableColumns, sourceCode);
               context.report({
                 loc: callHeadLoc(release.node),
@@ -64,7 +70,8 @@ export default createRule<[], MessageIds>({
               break;
             }
             case 'recordRelease':
-              context.report({ loc: callHeadLoc(release.node), messageId: 'recordRelease', data: { columns: codeSpan(release.nameColumns.join(', '), 24) } });
+              if (release.cleared) context.report({ loc: callHeadLoc(release.node), messageId: 'leaseClear', data: { field: codeSpan(release.cleared, 24), columns: codeSpan(release.nameColumns.join(', '), 24) } });
+              else context.report({ loc: callHeadLoc(release.node), messageId: 'recordRelease', data: { columns: codeSpan(release.nameColumns.join(', '), 24) } });
               break;
             case 'etcdDelete':
               context.report({ loc: callHeadLoc(release.node), messageId: 'etcdDelete', data: { call } });

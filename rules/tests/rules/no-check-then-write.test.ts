@@ -1326,3 +1326,45 @@ ruleTester.run('no-check-then-write: stored fields known by the token they are o
     },
   ],
 });
+
+// A lease kept by hand in a record field: checked against the clock, then taken by a separate write.
+ruleTester.run('no-check-then-write: lease fields kept by hand', rule, {
+  valid: [
+    {
+      name: 'the take compares the old start in its own filter, so only one worker can win',
+      code: `import { LessThan } from 'typeorm';
+export class Parcels {
+  constructor(private readonly parcels: any) {}
+  async claim(parcel: { id: string; claimedAt: number | null }) {
+    if (parcel.claimedAt && Date.now() - parcel.claimedAt < 60_000) throw new Error('busy');
+    await this.parcels.update({ id: parcel.id, claimedAt: parcel.claimedAt }, { claimedAt: Date.now() });
+  }
+}`,
+    },
+    {
+      name: 'a cooldown compared with the clock outside any lock-taking function is not a lease',
+      code: `export class Reminders {
+  constructor(private readonly users: any) {}
+  async maybeRemind(user: { id: string; remindedAt: number }) {
+    if (Date.now() - user.remindedAt < 86_400_000) return;
+    await this.users.update({ id: user.id }, { remindedAt: Date.now() });
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'lock() checks the start field against the clock and stores a new start with an update that does not compare it',
+      code: `export class Parcels {
+  constructor(private readonly parcelRepository: any) {}
+  async lock(parcel: { id: string; depot: string; claimedAt: number | null }) {
+    if (parcel.claimedAt && Date.now() - parcel.claimedAt < 60_000) {
+      throw new Error('parcel is being routed');
+    }
+    await this.parcelRepository.update({ id: parcel.id, depot: parcel.depot }, { claimedAt: Date.now() });
+  }
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 7 }],
+    },
+  ],
+});

@@ -1306,3 +1306,60 @@ export class Mutexes {
     },
   ],
 });
+
+// The release of a lease kept by hand in a record field: the field cleared by a filter on the record only.
+ruleTester.run('no-release-by-name: lease fields kept by hand', rule, {
+  valid: [
+    {
+      name: 'the release clears the start only where it is still this worker\'s start',
+      code: `export class Parcels {
+  constructor(private readonly parcelRepository: any) {}
+  async lock(parcel: { id: string; claimedAt: number | null }) {
+    if (parcel.claimedAt && Date.now() - parcel.claimedAt < 60_000) throw new Error('busy');
+    await this.parcelRepository.update({ id: parcel.id, claimedAt: parcel.claimedAt }, { claimedAt: Date.now() });
+  }
+  async unlock(parcel: { id: string; claimedAt: number }) {
+    await this.parcelRepository.update({ id: parcel.id, claimedAt: parcel.claimedAt }, { claimedAt: null });
+  }
+}`,
+    },
+    {
+      name: 'a field set to null in a file that never checks it against the clock is no lease',
+      code: `export class Parcels {
+  constructor(private readonly parcelRepository: any) {}
+  async releaseHold(parcel: { id: string }) {
+    await this.parcelRepository.update({ id: parcel.id }, { heldBy: null });
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'unlock() clears the start field by the record\'s key only, through an object API',
+      code: `export class Parcels {
+  constructor(private readonly parcelRepository: any) {}
+  async lock(parcel: { id: string; claimedAt: number | null }) {
+    if (parcel.claimedAt && Date.now() - parcel.claimedAt < 60_000) throw new Error('busy');
+    await this.parcelRepository.update({ id: parcel.id }, { claimedAt: Date.now() });
+  }
+  async unlock(parcel: { id: string }, nextDepot: string) {
+    await this.parcelRepository.update({ id: parcel.id }, { claimedAt: null, depot: nextDepot });
+  }
+}`,
+      errors: [{ messageId: 'leaseClear', line: 8 }],
+    },
+    {
+      name: 'the same release in SQL: the column cleared WHERE the row\'s key only',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function takeParcelLease(parcel: { id: string; claimedAt: number | null }) {
+  if (parcel.claimedAt !== null && Date.now() - parcel.claimedAt < 60_000) throw new Error('busy');
+  await pool.query('UPDATE parcels SET claimed_at = $2 WHERE id = $1', [parcel.id, Date.now()]);
+}
+export async function releaseParcelLease(id: string) {
+  await pool.query('UPDATE parcels SET claimed_at = NULL WHERE id = $1', [id]);
+}`,
+      errors: [{ messageId: 'leaseClear', line: 8 }],
+    },
+  ],
+});

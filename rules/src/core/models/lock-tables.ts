@@ -6,7 +6,7 @@
  */
 
 /** Tables that hold locks or leases themselves. */
-export const LOCK_TABLE = /(?:^|_)(?:locks?|leases?|mutex(?:es)?|advisory_locks?|lock_holders?)$|^(?:locks?|leases?|distributed_locks?|lock_table)$/;
+export const LOCK_TABLE = /(?:^|_)(?:locks?|locking|leases?|mutex(?:es)?|advisory_locks?|lock_holders?)$|^(?:locks?|leases?|distributed_locks?|lock_table)$/;
 
 /**
  * Columns that say which holder a lock row belongs to: an owner, a lease id, the lock's

@@ -21,6 +21,7 @@ import { validityChecks } from './lease-checks.js';
 import { camel } from '../sinks/object-writes.js';
 import { RedisLockKeys } from '../locks/redis-locks.js';
 import { storedTokenChecks } from './stored-token-reads.js';
+import { leaseColumnChecks } from './lease-columns.js';
 
 export type { GuardedWrite, WriteSink } from './guarded-writes.js';
 
@@ -80,6 +81,7 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
   const checks: Check[] = [];
   storedTokenChecks(analysis, sourceCode, locks, checks);
   validityChecks(analysis, sourceCode, locks, checks);
+  leaseColumnChecks(sourceCode, checks);
   if (checks.length === 0) return [];
 
   const writeCache = new Map<Node, GuardedWrite | null>();

@@ -15,17 +15,18 @@ import { readKnexWrite } from '../sinks/knex-writes.js';
 import { DYNAMO_TRANSACT_WRITE, isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from '../models/lock-tables.js';
 import { GENERIC_RELEASE_METHOD } from '../models/locks.js';
 import { isTokenColumnName } from '../models/token-names.js';
-import { readObjectWrite, type ObjectWrite } from '../sinks/object-writes.js';
+import { camel, readObjectWrite, type ObjectWrite } from '../sinks/object-writes.js';
 import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
+import { leaseColumnChecks } from './lease-columns.js';
 import type { SqlStatementInfo } from '../sql/types.js';
 
 export type NameOnlyRelease =
   | { kind: 'redisDelete'; node: TSESTree.CallExpression; key: Node; setNx?: SetNxSite; ownerValue?: Node }
   | { kind: 'redisCheckThenDelete'; node: TSESTree.CallExpression; key: Node; check: TSESTree.CallExpression; ownerValue: Node; setNx?: SetNxSite }
-  | { kind: 'sqlRelease'; node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression; call: SqlCall; statement: SqlStatementInfo; nameColumns: string[] }
-  | { kind: 'recordRelease'; node: TSESTree.CallExpression; nameColumns: string[] }
+  | { kind: 'sqlRelease'; node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression; call: SqlCall; statement: SqlStatementInfo; nameColumns: string[]; cleared?: string }
+  | { kind: 'recordRelease'; node: TSESTree.CallExpression; nameColumns: string[]; cleared?: string }
   | { kind: 'etcdDelete'; node: TSESTree.CallExpression; key: Node }
   | { kind: 'authorityByKey'; node: TSESTree.CallExpression; acquire: AcquireSite };
 
@@ -292,10 +293,33 @@ function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumn
       if (statement.kind === 'delete' || (statement.kind === 'update' && releasesRow(statement))) candidates.push({ node, call, statement });
     }
   }
+  leaseFieldReleases(analysis, sourceCode, out);
   for (const { node, call, statement } of candidates) {
     if (!lockSemantics(statement.table!, node, tableColumns)) continue;
     const nameColumns = nameOnlyColumns(statement, call, analysis);
     if (nameColumns) out.push({ kind: 'sqlRelease', node, call, statement, nameColumns });
+  }
+}
+
+/**
+ * `UPDATE positions SET move_started = NULL ... WHERE id = $1` in a release function, where
+ * `moveStarted` is a lease kept by hand (checked against the clock elsewhere in the file).
+ */
+function leaseFieldReleases(analysis: FileAnalysis, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
+  const fields = leaseColumnChecks(sourceCode, []).map((f) => camel(f));
+  if (fields.length === 0) return;
+  for (const node of [...analysis.calls, ...analysis.taggedTemplates]) {
+    const fn = enclosingFunction(node);
+    if (!fn || !RELEASE_FUNCTION.test(functionName(fn) ?? '')) continue;
+    if (node.type === AST_NODE_TYPES.CallExpression && !SQL_METHOD.test(calleeName(node) ?? '')) continue;
+    const call = readSqlCall(node, sourceCode);
+    for (const statement of call?.source.analysis.statements ?? []) {
+      if (statement.kind !== 'update' || isLockTable(statement.table)) continue;
+      const cleared = statement.assignments.find((a) => fields.includes(camel(a.column)) && a.value.text.trim().toLowerCase() === 'null');
+      if (!cleared || statement.conditions.some((c) => camel(c.column.split('.').pop() ?? c.column) === camel(cleared.column))) continue;
+      const nameColumns = nameOnlyColumns(statement, call!, analysis);
+      if (nameColumns) out.push({ kind: 'sqlRelease', node, call: call!, statement, nameColumns, cleared: cleared.column });
+    }
   }
 }
 
@@ -458,8 +482,16 @@ function knexWhereColumns(links: readonly TSESTree.CallExpression[]): string[] |
   return columns;
 }
 
+/** `{ moveStarted: null }`: the values set the field to null. */
+function clearsField(values: TSESTree.ObjectExpression, field: string): boolean {
+  const v = propertyValue(values, field);
+  const n = v && unwrap(v);
+  return n?.type === AST_NODE_TYPES.Literal && n.value === null;
+}
+
 /** Lock-table deletes through knex and object APIs (Prisma, MongoDB, Sequelize, TypeORM, DynamoDB). */
 function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumns: ReadonlyMap<string, ReadonlySet<string>>, out: NameOnlyRelease[]): void {
+  let leaseFields: string[] | undefined;
   for (const call of analysis.calls) {
     const items = transactItems(call);
     if (items.length > 0) {
@@ -480,6 +512,19 @@ function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableCol
     if (write?.api === 'dynamodb' && write.filter) {
       const columns = dynamoNameOnlyRelease(write.filter, write.kind, call, tableColumns, analysis.tokenColumn, sourceCode);
       if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
+      continue;
+    }
+    if (write?.kind === 'update' && write.values) {
+      // A lease kept by hand in a record field (see `lease-columns.ts`), cleared by a filter that names only the record.
+      leaseFields ??= leaseColumnChecks(sourceCode, []);
+      const cleared = leaseFields.find((f) => clearsField(write.values!, f));
+      const fn = enclosingFunction(call);
+      const releasing = fn !== undefined && RELEASE_FUNCTION.test(functionName(fn) ?? '');
+      const filterKeys = objectKeyNames(write.filter);
+      if (cleared && releasing && filterKeys && !filterKeys.includes(cleared)) {
+        const columns = nameOnly(filterKeys, analysis.tokenColumn);
+        if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns, cleared });
+      }
       continue;
     }
     if (!write || write.kind !== 'delete') continue;
