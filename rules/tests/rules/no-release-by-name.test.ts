@@ -1363,3 +1363,33 @@ export async function releaseParcelLease(id: string) {
     },
   ],
 });
+
+// A parameter called `key` in several methods of one store names a different key in each.
+ruleTester.run('no-release-by-name: same parameter name, different keys', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'only the release method frees the lock; dropping a bad cache entry under a same-named parameter is no release',
+      code: `import { createClient } from 'redis';
+type Client = ReturnType<typeof createClient>;
+export class QuotaCache {
+  constructor(private readonly client: Client) {}
+  async tryTakeRefreshLock(key: string, ttlMs: number): Promise<boolean> {
+    return (await this.client.set(key, 'x', { NX: true, PX: ttlMs })) !== null;
+  }
+  async releaseRefreshLock(key: string): Promise<void> {
+    await this.client.del(key);
+  }
+  async read(key: string): Promise<number | undefined> {
+    const raw = await this.client.get(key);
+    if (raw !== null && Number.isNaN(Number(raw))) {
+      await this.client.del(key);
+      return undefined;
+    }
+    return raw === null ? undefined : Number(raw);
+  }
+}`,
+      errors: [{ messageId: 'redisDelete', line: 9 }],
+    },
+  ],
+});

@@ -79,6 +79,7 @@ const EXPIRY_FLAG = /^(?:ex|px|exat|pxat|keepttl)$/i;
 const EXPIRY_OPTION = /^(?:ex|px|exat|pxat|keepttl|expiration|expires?|expiresIn|expireIn|ttl|ttl_?(?:ms|s|sec|seconds|millis|milliseconds))$/i;
 /** A function named for taking a lock (`acquire`, `tryLock`, `claim`): what it sets is the lock, whatever the value. */
 const ACQUIRE_FUNCTION = /^(?:acquire|lock|take|obtain|claim|grab|try(?:Acquire|Lock|Take|Claim))/i;
+const RELEASING_FUNCTION = /release|unlock|free|relinquish|giveUp|yield/i;
 const EXPIRE_CALL = /^(?:p?expire(?:at)?)$/i;
 
 /** Whether the SET's options set an expiry; undefined when they cannot be read (a variable, a spread). */
@@ -260,7 +261,17 @@ export class RedisLockKeys {
 
   /** The SET NX lease that took this key, when the key is written the same way (directly or through a const). */
   setNxOf(key: Node): SetNxSite | undefined {
-    return this.byText.get(keyText(key, this.sourceCode));
+    const site = this.byText.get(keyText(key, this.sourceCode));
+    // `key` as a parameter of two functions names whatever each caller passes: the same text is the
+    // same key only for the function that gives the lock back (`release(key)`), not for a cache read.
+    if (site && this.isParameter(key) && enclosingFunction(site.call) !== enclosingFunction(key) && !RELEASING_FUNCTION.test(functionName(enclosingFunction(key)) ?? '')) return undefined;
+    return site;
+  }
+
+  private isParameter(node: Node): boolean {
+    const n = unwrap(node);
+    if (n.type !== AST_NODE_TYPES.Identifier) return false;
+    return ASTUtils.findVariable(this.sourceCode.getScope(n), n.name)?.defs[0]?.type === 'Parameter';
   }
 
   /** A key taken with a SET NX lease in this file, or a lock-named key. */
