@@ -21,7 +21,7 @@ export default createRule<[], MessageIds>({
       redisCheckThenDelete: 'This DEL trusts the GET{{checkAt}}, a separate step: the key can pass to a newer holder in between.',
       sqlRelease: 'This release deletes the lock row by {{columns}} only: after expiry it frees a newer holder\'s lock.',
       recordRelease: 'This release deletes the lock record by {{columns}} only: after expiry it frees a newer holder\'s lock.',
-      leaseClear: 'This release clears {{field}} by {{columns}} only: after expiry it frees a newer holder\'s lease.',
+      leaseClear: 'Clearing {{field}} by {{columns}} only: after expiry this frees a newer holder\'s lease.',
       etcdDelete: '{{call}} deletes the lock key by name: after expiry it frees a newer holder\'s lock.',
       authorityByKey: '{{call}} releases by key, not with the handle from {{acquire}}: it can free a newer lease.',
       useCompareAndDelete: 'Replace the DEL with a compare-and-delete script that checks {{value}}.',

@@ -44,3 +44,13 @@ export async function rebalanceWarehouseStock(warehouseIdentifier: string): Prom
     await warehouseLeaseAuthority.release(`stock-rebalancing:${warehouseIdentifier}`);
   }
 }
+
+// A lease kept by hand on the shipment row: checked against the clock, cleared by the row's key only.
+export async function lockShipmentForRouting(shipment: { warehouseIdentifier: string; shipmentIdentifier: string; routingStartedAtMilliseconds: number | null }): Promise<void> {
+  if (shipment.routingStartedAtMilliseconds !== null && Date.now() - shipment.routingStartedAtMilliseconds < 120_000) throw new Error('shipment is being routed');
+  await warehouseDatabasePool.query('UPDATE warehouse_shipments SET routing_started_at_milliseconds = $3 WHERE warehouse_identifier = $1 AND shipment_identifier = $2', [shipment.warehouseIdentifier, shipment.shipmentIdentifier, Date.now()]);
+}
+
+export async function releaseShipmentRoutingLease(warehouseIdentifier: string, shipmentIdentifier: string): Promise<void> {
+  await warehouseDatabasePool.query('UPDATE warehouse_shipments SET routing_started_at_milliseconds = NULL WHERE warehouse_identifier = $1 AND shipment_identifier = $2', [warehouseIdentifier, shipmentIdentifier]);
+}
