@@ -64,6 +64,8 @@ interface Entry {
   /** False when built on partial knowledge: valid only within the lint that built it. */
   complete: boolean;
   budgetId: number;
+  /** The lint (budget id) that last found this entry valid: one file's lint checks each entry once. */
+  checkedIn?: number;
 }
 
 let nextBudgetId = 1;
@@ -187,6 +189,7 @@ export class ModuleGraph {
   private isValid(key: string, entry: Entry, budget: LintBudget, seen: Set<string>): boolean {
     if (entry.builder) return true;
     if (!entry.complete) return entry.budgetId === budget.id;
+    if (entry.checkedIn === budget.id) return true;
     if (seen.has(key)) return true;
     seen.add(key);
     const file = key.slice(key.indexOf('\u0000') + 1);
@@ -210,7 +213,11 @@ export class ModuleGraph {
   entry(file: string, settingsKey: string, summarizer: Summarizer, budget: LintBudget, depth: number): Entry | undefined {
     const key = `${settingsKey}\u0000${file}`;
     const cached = this.entries.get(key);
-    if (cached && this.isValid(key, cached, budget, new Set())) return this.admit(file, settingsKey, budget) ? cached : undefined;
+    if (cached && this.isValid(key, cached, budget, new Set())) {
+      // The same lint asks about the same modules many times (every imported call): stat them once.
+      cached.checkedIn = budget.id;
+      return this.admit(file, settingsKey, budget) ? cached : undefined;
+    }
     if (depth > MAX_DEPTH || budget.reached.size >= MAX_MODULES || Date.now() > budget.deadline) return undefined;
     budget.reached.add(file);
     const stamp = this.stampOf(file);
@@ -316,8 +323,27 @@ export class ProjectView {
     return resolveImport(this.file, specifier);
   }
 
+  /**
+   * Answers of `exportOfBinding` by specifier and name. The modules under construction stay the
+   * same for the whole life of a view (its own importers), so an answer does not change within
+   * it; one that hit an import cycle (`pending`) is not kept.
+   */
+  private readonly bindingAnswers = new Map<string, ExportSummary | null>();
+
   /** What an imported binding is, following re-exports; undefined for libraries and the unknown. */
   exportOfBinding(binding: ImportBinding): ExportSummary | undefined {
+    const key = `${binding.source}\u0000${binding.exported}`;
+    const known = this.bindingAnswers.get(key);
+    if (known !== undefined) return known ?? undefined;
+    const pendingBefore = this.pending;
+    this.pending = false;
+    const found = this.lookupBinding(binding);
+    if (!this.pending) this.bindingAnswers.set(key, found ?? null);
+    this.pending ||= pendingBefore;
+    return found;
+  }
+
+  private lookupBinding(binding: ImportBinding): ExportSummary | undefined {
     const file = this.resolve(binding.source);
     if (!file) return undefined;
     // CommonJS `module.exports = fn` is what `require` (and a namespace import) gives.
