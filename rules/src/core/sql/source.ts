@@ -7,6 +7,7 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { analyzeSql } from './analyze.js';
+import { isSqlParserLoaded } from './parser.js';
 import type { SqlAnalysis, SqlDialect } from './types.js';
 
 export interface SqlSource {
@@ -80,12 +81,30 @@ class SqlBuilder {
   }
 }
 
+/**
+ * Sources already read, per parsed file and node: the file's analysis and several rules ask
+ * about the same calls, and the answer depends on the tree alone. Shared: do not mutate.
+ */
+const known = new WeakMap<SourceCode, WeakMap<TSESTree.Node, Map<SqlDialect, SqlSource | null>>>();
+
 export function readSqlSource(node: TSESTree.Node, sourceCode: SourceCode, dialect: SqlDialect): SqlSource | undefined {
+  let ofFile = known.get(sourceCode);
+  if (!ofFile) known.set(sourceCode, (ofFile = new WeakMap()));
+  let ofNode = ofFile.get(node);
+  const hit = ofNode?.get(dialect);
+  if (hit !== undefined) return hit ?? undefined;
+  let source: SqlSource | undefined;
   try {
-    return read(node, sourceCode, dialect);
+    source = read(node, sourceCode, dialect);
   } catch {
-    return undefined; // odd shapes are simply not SQL we can read
+    source = undefined; // odd shapes are simply not SQL we can read
   }
+  // Before the parser has loaded nothing reads as SQL; that answer is not kept.
+  if (isSqlParserLoaded()) {
+    if (!ofNode) ofFile.set(node, (ofNode = new Map()));
+    ofNode.set(dialect, source ?? null);
+  }
+  return source;
 }
 
 function read(node: TSESTree.Node, sourceCode: SourceCode, dialect: SqlDialect): SqlSource | undefined {
