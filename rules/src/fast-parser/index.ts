@@ -9,15 +9,11 @@
 import * as typescriptParser from '@typescript-eslint/parser';
 import { analyze, type AnalyzeOptions } from '@typescript-eslint/scope-manager';
 import { visitorKeys } from '@typescript-eslint/visitor-keys';
-import { divergenceIn } from './divergences.js';
 import { reportFallback } from './fallback-log.js';
-import { prepareProgram, type OxcComment } from './oxc-program.js';
-import { scanTokens } from './tokens.js';
+import { oxcProgram, type FallbackReason, type OxcModule } from './program.js';
 
 export { setFallbackReporter, type Fallback, type FallbackReporter } from './fallback-log.js';
-
-type OxcModule = typeof import('oxc-parser');
-type OxcLang = 'js' | 'jsx' | 'ts' | 'tsx' | 'dts';
+export { oxcLanguage } from './program.js';
 
 let oxc: OxcModule | undefined;
 let oxcUnavailable: string | undefined;
@@ -57,44 +53,11 @@ type ParseResult = ReturnType<typeof typescriptParser.parseForESLint>;
 /** How many files each path parsed in this process (benchmarks print it). */
 export const parseCounts = { fast: 0, fallback: 0 };
 
-/** oxc's language for a file, chosen the way typescript-estree chooses its script kind. */
-export function oxcLanguage(filePath: string | undefined, jsx: boolean): OxcLang {
-  const name = (filePath ?? '').toLowerCase();
-  if (/\.d\.[cm]?ts$/.test(name)) return 'dts';
-  if (/\.[cm]?ts$/.test(name)) return 'ts';
-  if (name.endsWith('.tsx')) return 'tsx';
-  if (name.endsWith('.jsx')) return 'jsx';
-  if (/\.[cm]?js$/.test(name)) return jsx ? 'jsx' : 'js';
-  return jsx ? 'tsx' : 'ts';
-}
-
-/** Why a file takes the fallback; a syntax error is logged only when the fallback parses the file. */
-interface FallbackReason {
-  reason: string;
-  syntaxError: boolean;
-}
-
 function fastParse(code: string, options: ParserOptions, sourceType: 'module' | 'script'): ParseResult | FallbackReason {
   if (!oxc) return { reason: oxcUnavailable!, syntaxError: false };
   if (options.project || options.projectService || options.programs) return { reason: 'typed linting needs TypeScript\'s program', syntaxError: false };
-  const jsx = options.ecmaFeatures?.jsx === true;
-  const lang = oxcLanguage(options.filePath, jsx);
-  const parsed = oxc.parseSync(options.filePath ?? `file.${lang === 'dts' ? 'd.ts' : lang}`, code, {
-    lang,
-    astType: 'ts',
-    sourceType: sourceType === 'module' ? 'module' : 'commonjs',
-    range: true,
-    preserveParens: false,
-    showSemanticErrors: true,
-  });
-  if (parsed.errors.length > 0) return { reason: `oxc reports a syntax error (${parsed.errors[0].message})`, syntaxError: true };
-  const prepared = prepareProgram(code, parsed.program as never, parsed.comments as OxcComment[]);
-  const divergence = divergenceIn(prepared);
-  if (divergence) return { reason: divergence, syntaxError: false };
-  const program = prepared.program as ParseResult['ast'];
-  program.sourceType = sourceType;
-  program.comments = prepared.comments as ParseResult['ast']['comments'];
-  program.tokens = scanTokens(code, prepared.hints, prepared.lines) as ParseResult['ast']['tokens'];
+  const program = oxcProgram(oxc, code, options.filePath, options.ecmaFeatures?.jsx === true, sourceType) as ParseResult['ast'] | FallbackReason;
+  if ('reason' in program) return program;
   const analyzeOptions: AnalyzeOptions = {
     globalReturn: options.ecmaFeatures?.globalReturn,
     jsxFragmentName: options.jsxFragmentName ?? undefined,
