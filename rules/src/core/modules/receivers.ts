@@ -7,7 +7,7 @@
  * variable's name alone (the sinks readers keep a name heuristic as their last resort).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, isFunctionNode, receiverPath, unwrap, type FunctionNode, type Node } from '../ast.js';
+import { calleeName, calleeObject, isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { bindingMatches, resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
 import { LOCAL_LOCK_PACKAGES, REDIS_CLIENT_EXPORTS, REDIS_CLIENT_PACKAGES, type LockModel } from '../models/locks.js';
 import { sinkModel, type SinkModel } from '../models/sinks.js';
@@ -26,9 +26,29 @@ export type TypeResolver = (node: Node) => ImportBinding | undefined;
 
 /** `lock`, `this.lock`, `deps.redlock`: a stable text key for a receiver, or undefined when dynamic. */
 export function receiverKey(node: Node): string | undefined {
-  const path = receiverPath(node);
-  if (path.length === 0 || path.some((part) => part === '[]' || part.endsWith('()'))) return undefined;
-  return path.join('.');
+  // `receiverPath(node).join('.')` when no part is computed or a call, built without the array:
+  // the walk asks this of every member expression.
+  let key: string | undefined;
+  let current = unwrap(node);
+  for (;;) {
+    switch (current.type) {
+      case AST_NODE_TYPES.Identifier:
+        return key === undefined ? current.name : `${current.name}.${key}`;
+      case AST_NODE_TYPES.ThisExpression:
+        return key === undefined ? 'this' : `this.${key}`;
+      case AST_NODE_TYPES.MemberExpression: {
+        const name = memberName(current);
+        if (name === undefined || name === '[]' || name.endsWith('()')) return undefined;
+        key = key === undefined ? name : `${name}.${key}`;
+        current = unwrap(current.object);
+        continue;
+      }
+      case AST_NODE_TYPES.CallExpression:
+        return undefined;
+      default:
+        return key;
+    }
+  }
 }
 
 const KNEX = sinkModel('knex');
