@@ -75,7 +75,9 @@ function projectConfig(ts: TypeScript, directory: string): ProjectConfig {
     try {
       const read = ts.readConfigFile(path, ts.sys.readFile);
       if (read.config) {
-        const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(path), undefined, path);
+        // Only the options matter here: a host that lists no directory spares the walk over the project's files.
+        const host = { ...ts.sys, readDirectory: () => [] };
+        const parsed = ts.parseJsonConfigFileContent(read.config, host, dirname(path), undefined, path);
         // A broken or odd tsconfig still resolves what it can; JS files are always followed.
         options = { ...parsed.options, allowJs: true, noEmit: true };
       }
