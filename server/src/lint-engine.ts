@@ -1,6 +1,9 @@
 import path from 'node:path';
 import { Linter } from 'eslint';
-import { CHECK_THEN_WRITE_RULES, type AnalysisCollector, type AnalysisSnapshot } from './file-analysis.js';
+// @ts-ignore -- the plugin's .d.ts exists only after `npm run build -w rules`.
+import { IncrementalLinter } from 'eslint-plugin-fencelint/incremental';
+import { CHECK_THEN_WRITE_RULES, COLLECTOR_NAMESPACE, type AnalysisCollector, type AnalysisSnapshot } from './file-analysis.js';
+import type { ProjectChanges } from './project-changes.js';
 
 /** Files above this size are not linted: a lint would block every other request. */
 export const MAX_LINT_BYTES = 2 * 1024 * 1024;
@@ -29,14 +32,93 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
+type Collected = { analysis: AnalysisSnapshot | undefined; failure: string | undefined };
+
+/** Whether every rule of the config is fencelint's (or the server's own collector): then slices may be reused. */
+function onlyFencelintRules(config: Linter.Config[]): boolean {
+  return config.every((entry) => Object.keys(entry.rules ?? {}).every((id) => id.startsWith('fencelint/') || id.startsWith(`${COLLECTOR_NAMESPACE}/`)));
+}
+
+/** The snapshots of a lint's slices as one: acquire ids renumbered per slice, a shared acquire or write once. */
+function mergeSnapshots(collected: Array<Collected | undefined>): Collected {
+  let analysis: AnalysisSnapshot | undefined;
+  let failure: string | undefined;
+  const acquireIdByRange = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const part of collected) {
+    failure ??= part?.failure;
+    const snapshot = part?.analysis;
+    if (!snapshot) continue;
+    analysis ??= { acquires: [], writes: [], checks: [] };
+    const ids = new Map<number, number>();
+    for (const acquire of snapshot.acquires) {
+      const key = JSON.stringify(acquire.range);
+      const known = acquireIdByRange.get(key);
+      if (known !== undefined) {
+        ids.set(acquire.id, known);
+        continue;
+      }
+      const id = analysis.acquires.length;
+      acquireIdByRange.set(key, id);
+      ids.set(acquire.id, id);
+      analysis.acquires.push({ ...acquire, id });
+    }
+    for (const write of snapshot.writes) {
+      const key = `w${JSON.stringify(write.range)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      analysis.writes.push({ ...write, acquireId: ids.get(write.acquireId) ?? write.acquireId });
+    }
+    for (const check of snapshot.checks) {
+      const key = `c${JSON.stringify(check)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      analysis.checks.push(check);
+    }
+  }
+  return { analysis, failure };
+}
+
 /**
  * Runs ESLint's `Linter` on document text. Every exception is caught here: a throwing rule or
- * parser becomes a `failed` outcome, never a crash and never a partial report.
+ * parser becomes a `failed` outcome, never a crash and never a partial report. With only
+ * fencelint's rules configured, an edited text is linted by slices (`eslint-plugin-fencelint/incremental`):
+ * the groups of statements an edit did not touch keep their messages.
  */
 export class LintEngine {
   private readonly linters = new Map<string, Linter>();
+  private readonly incremental = new Map<Linter, IncrementalLinter<Collected>>();
+  private readonly configIds = new WeakMap<Linter.Config[], number>();
+  private nextConfigId = 0;
+  /** Slices reused and linted by the last lint (the benchmark reads it through the status). */
+  lastSlices: { linted: number; reused: number } | undefined;
 
-  constructor(private readonly collector: AnalysisCollector | undefined) {}
+  constructor(
+    private readonly collector: AnalysisCollector | undefined,
+    private readonly changes?: ProjectChanges,
+    private readonly reuseSlices = true,
+  ) {}
+
+  private incrementalFor(linter: Linter): IncrementalLinter<Collected> {
+    let incremental = this.incremental.get(linter);
+    if (!incremental) {
+      incremental = new IncrementalLinter<Collected>(linter, {
+        beforeLint: () => this.collector?.reset(),
+        collect: (messages: Linter.LintMessage[]) => this.collector?.take(messages.some((m) => m.ruleId !== null && CHECK_THEN_WRITE_RULES.has(m.ruleId))),
+      });
+      this.incremental.set(linter, incremental);
+    }
+    return incremental!;
+  }
+
+  private configId(config: Linter.Config[]): number {
+    let id = this.configIds.get(config);
+    if (id === undefined) {
+      id = this.nextConfigId++;
+      this.configIds.set(config, id);
+    }
+    return id;
+  }
 
   /** One Linter per filesystem root, so config `files` patterns match every absolute path. */
   private linterFor(filename: string): Linter {
@@ -54,13 +136,24 @@ export class LintEngine {
     if (reason) return { status: 'skipped', reason };
     this.collector?.reset();
     let messages: Linter.LintMessage[];
+    let collected: Collected | undefined;
     try {
-      messages = this.linterFor(filename).verify(text, config, { filename });
+      const linter = this.linterFor(filename);
+      if (this.reuseSlices && onlyFencelintRules(config)) {
+        const contextKey = `${this.configId(config)}\0${this.changes?.stampFor(filename) ?? 0}`;
+        const result = this.incrementalFor(linter).verify(text, config, filename, contextKey);
+        messages = result.messages;
+        collected = mergeSnapshots(result.extras);
+        this.lastSlices = { linted: result.linted, reused: result.reused };
+      } else {
+        messages = linter.verify(text, config, { filename });
+        collected = this.collector?.take(messages.some((m) => m.ruleId !== null && CHECK_THEN_WRITE_RULES.has(m.ruleId)));
+        this.lastSlices = undefined;
+      }
     } catch (error) {
       this.collector?.reset();
       return { status: 'failed', error: describeError(error) };
     }
-    const collected = this.collector?.take(messages.some((m) => m.ruleId !== null && CHECK_THEN_WRITE_RULES.has(m.ruleId)));
     const fatal = messages.find((m) => m.fatal);
     if (fatal) return { status: 'unparsable', message: `${fatal.message} (${fatal.line}:${fatal.column})` };
     return {

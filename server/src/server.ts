@@ -30,6 +30,10 @@ import { OffThreadLinter } from './off-thread-lint.js';
 import { loadBundledParser, type ParserChoice } from './parser-choice.js';
 import { loadPlugins, type LoadedPlugins } from './plugin-loader.js';
 import { ProjectSync, WATCHED_GLOBS } from './project-sync.js';
+import { ProjectChanges } from './project-changes.js';
+
+/** `FENCELINT_LS_SLICES=off`: lint every edit whole (the benchmark compares the two). */
+const SLICES_ENV = 'FENCELINT_LS_SLICES';
 import { ServerLog } from './server-log.js';
 import { SettingsStore } from './settings-store.js';
 import { WorkspaceConfigLoader } from './workspace-config.js';
@@ -117,6 +121,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
       .filter((uri) => uri.startsWith('file:'))
       .map((uri) => fileURLToPath(uri));
 
+    const projectChanges = new ProjectChanges();
     const settingsStore = new SettingsStore(connection, log, clientPullsConfiguration, options.settings);
     const initService = async () => {
       await ready;
@@ -125,7 +130,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
         offThread = new OffThreadLinter(serverOptions.workerEntry, { trusted: options.trusted === true, workspaceFolders }, log, warnOnce);
       }
       const collector = plugins.getFileAnalysis ? new AnalysisCollector(plugins.getFileAnalysis, plugins.findCheckThenWrites) : undefined;
-      return new LintService(plugins, new LintEngine(collector), settingsStore, new WorkspaceConfigLoader(log), log, {
+      return new LintService(plugins, new LintEngine(collector, projectChanges, process.env[SLICES_ENV] !== 'off'), settingsStore, new WorkspaceConfigLoader(log), log, {
         trusted: options.trusted === true,
         workspaceFolders: () => workspaceFolders,
         onStatus: (status) => void connection.sendNotification(STATUS_NOTIFICATION, status),
@@ -139,7 +144,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
       service = s;
       // Findings that rest on other modules' summaries follow those modules' edits and saves.
       if (s && plugins?.projectGraph) {
-        sync = new ProjectSync(offThread ? offThread.shareGraph(plugins.projectGraph) : plugins.projectGraph, {
+        sync = new ProjectSync(projectChanges.watch(offThread ? offThread.shareGraph(plugins.projectGraph) : plugins.projectGraph), {
           documents: () => documents.all(),
           filenameOf: (document) => lintFilename(document),
           forget: (uri) => s.forget(uri),
