@@ -1,6 +1,7 @@
 // Re-linting by slices must give what a fresh lint of the whole text gives, after any sequence
 // of edits: random edit sequences (seeded, so a failure replays) on the editor benchmark's
 // 2,000-line service, digit swaps, typed and deleted text, new lines, broken syntax and undo.
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as typescriptParser from '@typescript-eslint/parser';
@@ -141,6 +142,22 @@ describe('incremental linting equals a fresh lint of the final text', () => {
   it('random edits with @typescript-eslint/parser (seed 7)', () => {
     const { reused } = runSequence(7, 10, typescriptParser);
     expect(reused).toBeGreaterThan(0);
+  });
+
+  it('gives every fixture file the findings of a whole-file lint', () => {
+    const root = path.resolve(import.meta.dirname, '../../../fixtures');
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.(ts|js)$/.test(f) && !f.endsWith('.d.ts') && !f.includes('node_modules'));
+    expect(files.length).toBeGreaterThan(50);
+    const config = configFor(fastParser);
+    let split = 0;
+    for (const file of files) {
+      const full = path.join(root, file);
+      const text = readFileSync(full, 'utf8');
+      const result = new IncrementalLinter(linter).verify(text, config, full, 'test');
+      if (result.mode === 'slices') split++;
+      expect(canonical(result.messages), file).toEqual(canonical(linter.verify(text, config, { filename: full })));
+    }
+    expect(split).toBeGreaterThan(20);
   });
 
   it('text that does not parse is linted whole: the same parse error, no stale findings', () => {
