@@ -52,3 +52,63 @@ export async function whereTheTimeGoes(text, filename, rounds = 15) {
   console.log(`  => with the fast parser: parse ${result['fast parser (oxc + loc, tokens, scopes)'].toFixed(1)}, ESLint's own traversal and bookkeeping ${eslint.toFixed(1)}, fencelint's rules ${rules.toFixed(1)} ms`);
   return result;
 }
+
+/**
+ * Where an edit's time goes with slices (the server's path): the outline (oxc and the names
+ * that tie statements), then the lint of the edited group's slice, split into its parse, ESLint
+ * without rules, and the rules. Digit edits as run.js makes them; CPU medians.
+ */
+export async function whereAnEditGoes(text, filename, points, rounds = 30) {
+  const { IncrementalLinter, planSlices, sliceText } = await import('eslint-plugin-fencelint/incremental');
+  const linter = new Linter({ configType: 'flat', cwd: '/' });
+  const config = (rules) => [
+    { files: ['**/*.ts'], languageOptions: { parser: fastParser, parserOptions: { ecmaFeatures: { jsx: true }, jsDocParsingMode: 'none' } }, linterOptions: { reportUnusedDisableDirectives: 'off' } },
+    ...(rules ? [fencelint.configs.recommended] : []),
+  ];
+  const withRules = config(true);
+  const incremental = new IncrementalLinter(linter);
+  incremental.verify(text, withRules, filename, 'bench');
+  const samples = { edit: [], outline: [], sliceParse: [], sliceNoRules: [], sliceWithRules: [] };
+  const members = [];
+  let current = text;
+  for (let n = 0; n < rounds; n++) {
+    const at = points[(n * 5) % points.length];
+    current = `${current.slice(0, at)}${(n % 9) + 1}${current.slice(at + 1)}`;
+    let start = cpuMs();
+    const plan = planSlices(current, filename, 'bench');
+    samples.outline.push(cpuMs() - start);
+    const group = plan.groups.find((g) => g.members.some((m) => m.range[0] <= at && at < m.range[1]));
+    members.push(group.members.length);
+    const slice = sliceText(current, plan, group);
+    start = cpuMs();
+    fastParser.parseForESLint(slice, { filePath: filename, sourceType: 'module', ecmaVersion: 'latest', ecmaFeatures: { jsx: true } });
+    samples.sliceParse.push(cpuMs() - start);
+    start = cpuMs();
+    linter.verify(slice, config(false), { filename });
+    samples.sliceNoRules.push(cpuMs() - start);
+    start = cpuMs();
+    linter.verify(slice, withRules, { filename });
+    samples.sliceWithRules.push(cpuMs() - start);
+    start = cpuMs();
+    const result = incremental.verify(current, withRules, filename, 'bench');
+    samples.edit.push(cpuMs() - start);
+    if (result.linted !== 1) throw new Error(`a digit edit linted ${result.linted} slices`);
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const out = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  out.membersMedian = median(members);
+  out.membersMax = Math.max(...members);
+  const plan = planSlices(text, filename, 'bench');
+  out.groups = plan.groups.length;
+  out.units = plan.groups.reduce((sum, g) => sum + g.members.length, 0);
+  console.log(`\nan edit with slices (this process, CPU ms, median of ${rounds} digit edits; ${out.units} units in ${out.groups} groups, the edited group ${out.membersMedian} units at the median, ${out.membersMax} at most):`);
+  const rows = {
+    'the whole edit (outline, one slice linted, the rest reused)': out.edit,
+    'outline: oxc parse and the names that tie statements': out.outline,
+    "the edited group's slice: fast parser": out.sliceParse,
+    "the edited group's slice: Linter, no rules": out.sliceNoRules,
+    "the edited group's slice: Linter, fencelint recommended": out.sliceWithRules,
+  };
+  for (const [name, ms] of Object.entries(rows)) console.log(`  ${name.padEnd(62)} ${ms.toFixed(1).padStart(7)}`);
+  return out;
+}

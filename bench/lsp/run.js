@@ -14,7 +14,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { whereTheTimeGoes } from './breakdown.js';
+import { whereAnEditGoes, whereTheTimeGoes } from './breakdown.js';
 import { editPoints, generateServiceFile } from './generate-file.js';
 import { cpuMs, edit, here, makeWorkspace, open, option, percentile, positions, printTable, rssMiB, startServer, stop } from './servers.js';
 
@@ -81,6 +81,7 @@ try {
   console.log(`fencelint (fast parser): lint inside the server p50 ${f(lintP50)} ms, p95 ${f(percentile(fl.lintMs, 95))} ms of the ${f(percentile(fl.latencies, 50))} / ${f(percentile(fl.latencies, 95))} ms seen by the client; the rest (protocol, scheduling) p50 ${f(percentile(fl.latencies, 50) - lintP50)} ms`);
   result.lintInServer = { fast: { p50: lintP50, p95: percentile(fl.lintMs, 95) }, typescriptEslint: { p50: percentile(flTs.lintMs, 50), p95: percentile(flTs.lintMs, 95) } };
   result.breakdown = await whereTheTimeGoes(text, path.join(folder, 'src', 'accounts.ts'));
+  result.editBreakdown = await whereAnEditGoes(text, path.join(folder, 'src', 'accounts.ts'), points);
 
   // RSS: the two pull servers go on to RSS_EDITS edits in all, again taking turns.
   await stop(servers.pop());
