@@ -32,6 +32,9 @@ function describeError(error: unknown): string {
   return String(error);
 }
 
+/** A text more than this share of whose groups are not stored is linted whole first (see warmLater). */
+const COLD_SHARE = 0.5;
+
 type Collected = { analysis: AnalysisSnapshot | undefined; failure: string | undefined };
 
 /** Whether every rule of the config is fencelint's (or the server's own collector): then slices may be reused. */
@@ -103,12 +106,38 @@ export class LintEngine {
     let incremental = this.incremental.get(linter);
     if (!incremental) {
       incremental = new IncrementalLinter<Collected>(linter, {
+        // A file just opened is linted whole (one lint instead of one per group) and its slices warmed afterwards.
+        coldShare: COLD_SHARE,
         beforeLint: () => this.collector?.reset(),
         collect: (messages: Linter.LintMessage[]) => this.collector?.take(messages.some((m) => m.ruleId !== null && CHECK_THEN_WRITE_RULES.has(m.ruleId))),
       });
       this.incremental.set(linter, incremental);
     }
     return incremental!;
+  }
+
+  /** Per file, bumped by every lint of it: a warming started for an older text stops. */
+  private readonly warmings = new Map<string, number>();
+
+  /**
+   * Fills the slices of a text that was linted whole, one group per event-loop turn, so that
+   * requests are answered in between and the next edit reuses them. Stops when the file is
+   * linted again (its text may have changed) or when nothing is left to warm.
+   */
+  private warmLater(incremental: IncrementalLinter<Collected>, text: string, config: Linter.Config[], filename: string, contextKey: string): void {
+    const generation = this.warmings.get(filename) ?? 0;
+    const step = () => {
+      if (this.warmings.get(filename) !== generation) return;
+      let remaining = 0;
+      try {
+        remaining = incremental.warm(text, config, filename, contextKey, 1);
+      } catch {
+        // Warming only saves time later; the next edit lints what is missing.
+      }
+      if (remaining > 0) setImmediate(step);
+      else this.warmings.delete(filename);
+    };
+    setImmediate(step);
   }
 
   private configId(config: Linter.Config[]): number {
@@ -135,16 +164,19 @@ export class LintEngine {
     const reason = skipReason(text);
     if (reason) return { status: 'skipped', reason };
     this.collector?.reset();
+    this.warmings.set(filename, (this.warmings.get(filename) ?? 0) + 1);
     let messages: Linter.LintMessage[];
     let collected: Collected | undefined;
     try {
       const linter = this.linterFor(filename);
       if (this.reuseSlices && onlyFencelintRules(config)) {
         const contextKey = `${this.configId(config)}\0${this.changes?.stampFor(filename) ?? 0}`;
-        const result = this.incrementalFor(linter).verify(text, config, filename, contextKey);
+        const incremental = this.incrementalFor(linter);
+        const result = incremental.verify(text, config, filename, contextKey);
         messages = result.messages;
         collected = mergeSnapshots(result.extras);
         this.lastSlices = { linted: result.linted, reused: result.reused };
+        if (result.mode === 'cold') this.warmLater(incremental, text, config, filename, contextKey);
       } else {
         messages = linter.verify(text, config, { filename });
         collected = this.collector?.take(messages.some((m) => m.ruleId !== null && CHECK_THEN_WRITE_RULES.has(m.ruleId)));

@@ -37,14 +37,20 @@ export interface IncrementalOptions<T> {
   collect?: (messages: Message[]) => T | undefined;
   /** Slices kept; the oldest are dropped first. */
   maxSlices?: number;
+  /**
+   * When more than this share of a text's groups have no stored slice (a file just opened),
+   * `verify` lints the text whole, which is several times cheaper than linting every slice,
+   * and `warm` fills the slices afterwards. Default 1: never.
+   */
+  coldShare?: number;
 }
 
 export interface IncrementalResult<T> {
   messages: Message[];
   /** One per lint run or reused slice, in group order. */
   extras: Array<T | undefined>;
-  /** `whole`: linted as one text; `slices`: by groups. */
-  mode: 'whole' | 'slices';
+  /** `whole`: linted as one text; `slices`: by groups; `cold`: linted whole, its slices still to be warmed. */
+  mode: 'whole' | 'slices' | 'cold';
   linted: number;
   reused: number;
 }
@@ -79,8 +85,13 @@ export class IncrementalLinter<T = undefined> {
    * configuration and the state of the modules the file imports.
    */
   verify(text: string, config: Linter.Config[], filename: string, contextKey: string): IncrementalResult<T> {
-    const plan = planSlices(text, filename, contextKey);
+    const plan = this.planFor(text, filename, contextKey);
     if (!plan) return this.whole(text, config, filename);
+    const coldShare = this.options.coldShare ?? 1;
+    if (coldShare < 1) {
+      const missing = plan.groups.filter((g) => !this.slices.has(g.key)).length;
+      if (missing > 1 && missing > coldShare * plan.groups.length) return { ...this.whole(text, config, filename), mode: 'cold' };
+    }
     const perGroup: Array<{ group: SliceGroup; stored: StoredSlice<T> }> = [];
     let linted = 0;
     let reused = 0;
@@ -101,6 +112,35 @@ export class IncrementalLinter<T = undefined> {
     }
     while (this.slices.size > this.maxSlices) this.slices.delete(this.slices.keys().next().value!);
     return { messages: merge(perGroup, plan), extras: perGroup.map((g) => g.stored.extra), mode: 'slices', linted, reused };
+  }
+
+  /**
+   * Lints and stores up to `limit` of the text's groups that have no stored slice, so that the
+   * next edit reuses them; returns how many are still missing (0: nothing left to warm). A
+   * slice the parser rejects stops the warming (that text is linted whole anyway).
+   */
+  warm(text: string, config: Linter.Config[], filename: string, contextKey: string, limit = 1): number {
+    const plan = this.planFor(text, filename, contextKey);
+    if (!plan) return 0;
+    const missing = plan.groups.filter((g) => !this.slices.has(g.key));
+    for (const group of missing.slice(0, limit)) {
+      const messages = this.run(sliceText(text, plan, group), config, filename);
+      if (messages.some((m) => m.fatal)) return 0;
+      this.slices.set(group.key, { messages: messages.map((m) => store(m, plan)), extra: this.options.collect?.(messages) });
+    }
+    while (this.slices.size > this.maxSlices) this.slices.delete(this.slices.keys().next().value!);
+    return Math.max(0, missing.length - limit);
+  }
+
+  /** The plan of the last text asked about is kept: warming asks about the same text many times. */
+  private lastPlan: { text: string; filename: string; contextKey: string; plan: SlicePlan | undefined } | undefined;
+
+  private planFor(text: string, filename: string, contextKey: string): SlicePlan | undefined {
+    const last = this.lastPlan;
+    if (last && last.text === text && last.filename === filename && last.contextKey === contextKey) return last.plan;
+    const plan = planSlices(text, filename, contextKey);
+    this.lastPlan = { text, filename, contextKey, plan };
+    return plan;
   }
 
   private run(text: string, config: Linter.Config[], filename: string): Message[] {

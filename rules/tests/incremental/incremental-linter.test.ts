@@ -132,6 +132,29 @@ describe('incremental linting equals a fresh lint of the final text', () => {
     expect(incremental.verify(edited, config, filename, 'other').reused).toBe(0);
   });
 
+  it('lints a cold text whole, then warms its slices so that the next edit re-lints one group', () => {
+    const config = configFor(fastParser);
+    const incremental = new IncrementalLinter(linter, { coldShare: 0.5 });
+    const text = generateServiceFile(2000) as string;
+    const whole = canonical(linter.verify(text, config, { filename }));
+    const cold = incremental.verify(text, config, filename, 'test');
+    expect(cold.mode).toBe('cold');
+    expect(cold.linted).toBe(1);
+    expect(canonical(cold.messages)).toEqual(whole);
+    const groups = planSlices(text, filename, 'test')!.groups.length;
+    let steps = 0;
+    for (let remaining = groups; remaining > 0; steps++) remaining = incremental.warm(text, config, filename, 'test', 8);
+    expect(steps).toBe(Math.ceil(groups / 8));
+    const warm = incremental.verify(text, config, filename, 'test');
+    expect(warm).toMatchObject({ mode: 'slices', linted: 0, reused: groups });
+    expect(canonical(warm.messages)).toEqual(whole);
+    const point = (editPoints(text) as number[])[3];
+    const edited = `${text.slice(0, point)}7${text.slice(point + 1)}`;
+    const next = incremental.verify(edited, config, filename, 'test');
+    expect(next).toMatchObject({ mode: 'slices', linted: 1, reused: groups - 1 });
+    expect(canonical(next.messages)).toEqual(canonical(linter.verify(edited, config, { filename })));
+  });
+
   for (const seed of [1, 2, 3]) {
     it(`random edits with the fast parser (seed ${seed})`, () => {
       const { reused } = runSequence(seed, 24, fastParser);
