@@ -411,10 +411,12 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
     const objectKey = object ? receiverKey(object) : undefined;
     const releaseNames = model?.release ?? [];
     let isRelease = false;
-    if (site.library === 'sql-lease-table') {
+    // A lock taken inside a project helper names its key there: its release is found by receiver.
+    const ownKey = site.origin === undefined;
+    if (ownKey && site.library === 'sql-lease-table') {
       const head = sqlHead(call);
       isRelease = !!head && new RegExp(`^\\s*delete\\s+from\\s+(?:"?\\w+"?\\.)?"?${site.lockKeyText}"?\\b`, 'i').test(head);
-    } else if (site.library === 'redis-set-nx') {
+    } else if (ownKey && site.library === 'redis-set-nx') {
       const first = call.arguments[0];
       isRelease =
         (/^(?:del|unlink)$/i.test(method) && !!first && input.sourceText(first) === site.lockKeyText) ||
@@ -424,9 +426,12 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
     } else if (objectKey !== undefined && objectKey === site.authorityKey) {
       const first = call.arguments[0];
       const argKey = first ? receiverKey(first) : undefined;
+      // An instance of a project class that holds its own lock (`lock.tryTake()` ... `lock.unlock()`):
+      // its release names no handle, whatever the handle binding holds (a TTL, a boolean).
+      const selfHeld = site.origin?.style === 'handle' && call.arguments.length === 0;
       isRelease =
         ((model?.authorityRelease.includes(method) ?? false) || GENERIC_RELEASE_METHOD.test(method)) &&
-        (site.handleKey === undefined || argKey === site.handleKey || site.library === 'custom');
+        (site.handleKey === undefined || argKey === site.handleKey || site.library === 'custom' || selfHeld);
     }
     // A project helper that releases: by the handle it is given, or by the lock's key.
     for (const release of input.summaryOf?.(call)?.releases ?? []) {
