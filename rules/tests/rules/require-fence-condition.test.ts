@@ -363,6 +363,31 @@ export async function save(db: any, t: any, key: string, value: string, fenceTok
 }`,
     },
     {
+      name: "Kysely inserts that never overwrite a stored row: plain, and on conflict do nothing",
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function record(db: any, key: string, value: string) {
+  await redlock.using([key], 5000, async () => {
+    await db.insertInto('audit_entries').values({ key, value }).execute();
+    await db.insertInto('resource_state').values({ resource_key: key, value }).onConflict((oc: any) => oc.column('resource_key').doNothing()).execute();
+  });
+}`,
+    },
+    {
+      name: "Kysely upsert whose conflict update compares and stores the token",
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function save(db: any, key: string, value: string, fenceToken: number) {
+  await redlock.using([key], 5000, async () => {
+    await db
+      .insertInto('resource_state')
+      .values({ resource_key: key, value, fence_token: fenceToken })
+      .onConflict((oc: any) => oc.column('resource_key').doUpdateSet({ value, fence_token: fenceToken }).where('resource_state.fence_token', '<', fenceToken))
+      .execute();
+  });
+}`,
+    },
+    {
       name: "an etcd3 lock acquired inline and released before the write",
       code: `import { Etcd3 } from 'etcd3';
 import { Pool } from 'pg';
@@ -1035,6 +1060,23 @@ export async function save(db: any, key: string, value: string, fenceToken: numb
 }`,
       errors: [
         { messageId: 'missingFence', line: 5, suggestions: [] },
+      ],
+    },
+    {
+      name: "Kysely upsert that overwrites the stored row on conflict with no token where",
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function save(db: any, key: string, value: string) {
+  await redlock.using([key], 5000, async () => {
+    await db
+      .insertInto('resource_state')
+      .values({ resource_key: key, value })
+      .onConflict((oc: any) => oc.column('resource_key').doUpdateSet({ value }))
+      .executeTakeFirstOrThrow();
+  });
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 5, suggestions: [] },
       ],
     },
     {

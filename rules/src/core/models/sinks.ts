@@ -77,6 +77,11 @@ export interface SinkWrite {
   values?: Place;
   /** The result of this method, when it differs from the model's. */
   result?: ResultShape;
+  /**
+   * A builder's insert that writes over a stored row only as an upsert: the chain's `link`
+   * (`onConflict`) must be handed a callback that calls `update` (`doUpdateSet`, not `doNothing`).
+   */
+  upsert?: { link: string; update: string };
 }
 
 /** What the suggestion inserts for this library: `{column}` and `{token}` are filled in. */
@@ -346,8 +351,10 @@ export const SINK_MODELS: readonly SinkModel[] = [
     writes: [
       { method: 'updateTable', kind: 'update', values: { arg: 0, link: 'set' } },
       { method: 'deleteFrom', kind: 'delete' },
+      // insertInto(t).values(row).onConflict((oc) => oc.column('id').doUpdateSet({ ... })).
+      { method: 'insertInto', kind: 'upsert', values: { arg: 0, link: 'doUpdateSet' }, upsert: { link: 'onConflict', update: 'doUpdateSet' } },
     ],
-    result: { type: 'count', read: ['numUpdatedRows', 'numDeletedRows', 'numChangedRows', 'length'] },
+    result: { type: 'count', read: ['numUpdatedRows', 'numDeletedRows', 'numChangedRows', 'numInsertedOrUpdatedRows', 'length'] },
     fence: { compare: ".where('{column}', '<', {token})", store: '{column}: {token}' },
   },
   {

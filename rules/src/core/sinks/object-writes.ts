@@ -99,6 +99,26 @@ function chainLinks(call: TSESTree.CallExpression): TSESTree.CallExpression[] {
   return links;
 }
 
+/**
+ * The chain a conflict clause's callback builds when it updates (`(oc) => oc.column('id').doUpdateSet({...}).where(...)`),
+ * outermost link first; undefined when the clause does nothing or is built elsewhere.
+ */
+function upsertChain(links: readonly TSESTree.CallExpression[], upsert: NonNullable<SinkWrite['upsert']>): TSESTree.CallExpression[] | undefined {
+  const clause = links.find((l) => calleeName(l) === upsert.link);
+  const callback = clause?.arguments[0] && unwrap(clause.arguments[0] as Node);
+  if (!callback || (callback.type !== AST_NODE_TYPES.ArrowFunctionExpression && callback.type !== AST_NODE_TYPES.FunctionExpression)) return undefined;
+  const results: Node[] = [];
+  if (callback.body.type !== AST_NODE_TYPES.BlockStatement) results.push(callback.body);
+  else for (const statement of callback.body.body) if (statement.type === AST_NODE_TYPES.ReturnStatement && statement.argument) results.push(statement.argument);
+  for (const result of results) {
+    const outer = unwrap(result);
+    if (outer.type !== AST_NODE_TYPES.CallExpression) continue;
+    const chain = chainLinks(outer);
+    if (chain.some((l) => calleeName(l) === upsert.update)) return chain;
+  }
+  return undefined;
+}
+
 /** The object a catalog place points at in a call (or in a link of its chain). */
 function at(call: TSESTree.CallExpression | TSESTree.NewExpression, place: Place | undefined, links: readonly TSESTree.CallExpression[] = []): TSESTree.ObjectExpression | undefined {
   if (!place) return undefined;
@@ -236,7 +256,13 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
     // Only the outermost link of a chain is the write; inner links are reached from it.
     if (node.parent?.type === AST_NODE_TYPES.MemberExpression && node.parent.object === node && node.parent.parent?.type === AST_NODE_TYPES.CallExpression) return undefined;
     const names = links.map((l) => calleeName(l) ?? '');
-    for (const write of KYSELY.writes) if (names.includes(write.method)) return fromCatalog(node, KYSELY, write, links);
+    for (const write of KYSELY.writes) {
+      if (!names.includes(write.method)) continue;
+      if (!write.upsert) return fromCatalog(node, KYSELY, write, links);
+      // An insert writes over a stored row only through its conflict clause; its where links count too.
+      const conflict = upsertChain(links, write.upsert);
+      if (conflict) return fromCatalog(node, KYSELY, write, [...links, ...conflict]);
+    }
     const root = links[links.length - 1];
     const rootName = calleeName(root) ?? '';
     if (names.includes('createQueryBuilder') || resolved?.id === 'typeorm-query-builder') {
