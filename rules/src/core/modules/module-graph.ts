@@ -19,7 +19,7 @@ import { parseProjectFile, parseTopLevel } from './project-source.js';
 import { mergeImplementations, type ExportSummary, type FunctionSummary, type ModuleSummary } from './summaries.js';
 
 export const MAX_DEPTH = 6;
-export const MAX_MODULES = 96;
+export const MAX_MODULES = 128;
 export const MAX_FILE_BYTES = 512 * 1024;
 /**
  * A guard against pathological trees only, far above what the count and size bounds allow in
