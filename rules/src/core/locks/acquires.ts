@@ -35,7 +35,7 @@ import {
 import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
 import { advisoryLockIn, connectionOf, endsTransaction, sqlTextOf, type AdvisoryLock } from './advisory-scope.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
-import { readSetNx, setNxPurpose } from './redis-locks.js';
+import { readCheckedSet, readSetNx, setNxPurpose } from './redis-locks.js';
 import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, shorten } from '../message-text.js';
 
@@ -43,7 +43,7 @@ export interface AcquireSite {
   id: number;
   /** The acquire call (or, for SQL advisory locks, the query: a call or a tagged template). */
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
-  /** Model id: 'redlock', 'etcd3', 'redis-set-nx', 'pg-advisory-lock', 'custom', or a user model id. */
+  /** Model id: 'redlock', 'etcd3', 'redis-set-nx', 'redis-get-set' (a GET check, then SET with an expiry), 'pg-advisory-lock', 'custom', or a user model id. */
   library: string;
   /** Text key of the handle the acquire resolves to (`lock`, `this.lease`), when it is bound. */
   handleKey?: string;
@@ -306,6 +306,10 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
       if (site && setNxPurpose(site, input.calls, input.sourceCode!) === 'marker') return undefined;
       return { library: 'redis-set-nx', advice: REDIS_SET_NX_ADVICE, lockKeyText: call.arguments[0] && input.sourceText(call.arguments[0]) };
     }
+    // `if (await redis.get(key)) return; await redis.set(key, v, 'EX', ttl)`: a lease taken in two steps.
+    if ((!kind || kind.type === 'redis') && input.sourceCode && readCheckedSet(call, input.calls, input.sourceCode)) {
+      return { library: 'redis-get-set', advice: REDIS_SET_NX_ADVICE, lockKeyText: call.arguments[0] && input.sourceText(call.arguments[0]) };
+    }
     if (kind?.type === 'redis') return undefined;
   }
 
@@ -416,7 +420,7 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
     if (ownKey && site.library === 'sql-lease-table') {
       const head = sqlHead(call);
       isRelease = !!head && new RegExp(`^\\s*delete\\s+from\\s+(?:"?\\w+"?\\.)?"?${site.lockKeyText}"?\\b`, 'i').test(head);
-    } else if (ownKey && site.library === 'redis-set-nx') {
+    } else if (ownKey && (site.library === 'redis-set-nx' || site.library === 'redis-get-set')) {
       const first = call.arguments[0];
       isRelease =
         (/^(?:del|unlink)$/i.test(method) && !!first && input.sourceText(first) === site.lockKeyText) ||

@@ -5,7 +5,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, enclosingFunction, memberName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, enclosingFunction, memberName, propertyKeyName, staticString, unwrap, walk, type Node } from '../ast.js';
 import { isRedisSetNx } from './acquires.js';
 import { GLOBAL_CLOCK_CALLS, VALUE_KEEPING_FUNCTIONS, VALUE_KEEPING_METHODS } from '../models/clock-sources.js';
 import { LOCK_KEY_NAME } from '../models/locks.js';
@@ -237,6 +237,71 @@ function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | unde
   return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init ? def.node.init : undefined;
 }
 
+/**
+ * A lease taken in two steps: `if (await redis.get(key)) return;` then `redis.set(key, v, 'EX', ttl)`.
+ * Not atomic (two callers can both pass the check), but a holder still goes on under an expiring
+ * key, so what it writes is a late write when the key lapses. A cache fill has the same two steps,
+ * so the key must say it is a lock: named as one, read into a lock-named variable, or deleted again
+ * later in the same function (a cache entry is not freed by the code that filled it).
+ */
+export function readCheckedSet(call: TSESTree.CallExpression, calls: readonly TSESTree.CallExpression[], sourceCode: SourceCode): SetNxSite | undefined {
+  if (!/^set$/i.test(calleeName(call) ?? '') || isRedisSetNx(call) || !calleeObject(call)) return undefined;
+  const [key, value] = call.arguments;
+  if (!key || !value || key.type === AST_NODE_TYPES.SpreadElement || value.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const site: SetNxSite = { call, key, value, optionsObject: call.arguments.slice(2).some((a) => unwrap(a as Node).type === AST_NODE_TYPES.ObjectExpression) };
+  if (setsExpiry(site) !== true) return undefined;
+  const fn = enclosingFunction(call);
+  const text = keyText(key, sourceCode);
+  const sameKey = (c: TSESTree.CallExpression) => enclosingFunction(c) === fn && !!c.arguments[0] && c.arguments[0].type !== AST_NODE_TYPES.SpreadElement && keyText(c.arguments[0], sourceCode) === text;
+  const check = [...calls].reverse().find((c) => c.range[1] <= call.range[0] && /^(?:get|exists)$/i.test(calleeName(c) ?? '') && !!calleeObject(c) && sameKey(c));
+  if (!check) return undefined;
+  const read = readInto(check);
+  if (!guardsBetween(check, call, read, sourceCode)) return undefined;
+  const lockNamed = isLockNamedKey(key, sourceCode) || LOCK_KEY_NAME.test(text) || (read !== undefined && LOCK_KEY_NAME.test(read));
+  const freedLater = calls.some((c) => c.range[0] > call.range[1] && /^(?:del|unlink)$/i.test(calleeName(c) ?? '') && !!calleeObject(c) && sameKey(c));
+  return lockNamed || freedLater ? site : undefined;
+}
+
+/** `const held = await redis.get(key)`: the variable the check's reply is kept in. */
+function readInto(call: TSESTree.CallExpression): string | undefined {
+  let current: Node = call;
+  while (current.parent && (current.parent.type === AST_NODE_TYPES.AwaitExpression || current.parent.type === AST_NODE_TYPES.TSAsExpression)) current = current.parent;
+  const parent = current.parent;
+  return parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current && parent.id.type === AST_NODE_TYPES.Identifier ? parent.id.name : undefined;
+}
+
+/** An `if` between the check and the set that reads the reply (or holds the check) and leaves when it is set. */
+function guardsBetween(check: TSESTree.CallExpression, set: TSESTree.CallExpression, read: string | undefined, sourceCode: SourceCode): boolean {
+  const fn = enclosingFunction(set);
+  if (!fn || fn.body.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const readsReply = (test: Node) => {
+    if (test.range[0] <= check.range[0] && check.range[1] <= test.range[1]) return true;
+    if (test.range[0] < check.range[1]) return false;
+    let found = false;
+    if (read !== undefined) walk(test, sourceCode.visitorKeys, (n) => { found ||= n.type === AST_NODE_TYPES.Identifier && n.name === read; });
+    return found;
+  };
+  const guarded = (statements: readonly TSESTree.Statement[]): boolean =>
+    statements.some((statement) => {
+      if (statement.range[1] <= check.range[0] || statement.range[0] >= set.range[0]) return false;
+      if (statement.type === AST_NODE_TYPES.IfStatement) return readsReply(statement.test) && leaves(statement.consequent);
+      if (statement.type === AST_NODE_TYPES.BlockStatement) return guarded(statement.body);
+      if (statement.type === AST_NODE_TYPES.TryStatement) return guarded(statement.block.body);
+      return false;
+    });
+  return guarded(fn.body.body);
+}
+
+/** A branch that ends the function: `return`, `throw`, or a block that ends with one. */
+function leaves(node: TSESTree.Statement): boolean {
+  if (node.type === AST_NODE_TYPES.ReturnStatement || node.type === AST_NODE_TYPES.ThrowStatement) return true;
+  if (node.type === AST_NODE_TYPES.BlockStatement) {
+    const last = node.body[node.body.length - 1];
+    return !!last && leaves(last);
+  }
+  return false;
+}
+
 export class RedisLockKeys {
   /** Every SET NX of the file, whatever it is for. */
   readonly sites: SetNxSite[] = [];
@@ -249,6 +314,13 @@ export class RedisLockKeys {
     private readonly sourceCode: SourceCode,
   ) {
     for (const call of calls) {
+      const checked = readCheckedSet(call, calls, sourceCode);
+      if (checked) {
+        // A GET check then SET with an expiry: a lease whatever it is named (see `readCheckedSet`).
+        this.leases.push(checked);
+        this.byText.set(keyText(checked.key, sourceCode), checked);
+        continue;
+      }
       const site = readSetNx(call);
       if (!site) continue;
       this.sites.push(site);

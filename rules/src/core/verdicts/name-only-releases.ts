@@ -610,7 +610,7 @@ function readsName(node: Node, names: ReadonlySet<string>, sourceCode: SourceCod
 function authorityReleases(analysis: FileAnalysis, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
   for (const site of analysis.acquires) {
     if (!site.authorityKey || (!site.handleKey && site.destructured.size === 0)) continue;
-    if (site.library === 'redis-set-nx' || site.library === 'pg-advisory-lock' || site.node.type !== AST_NODE_TYPES.CallExpression) continue;
+    if (site.library === 'redis-set-nx' || site.library === 'redis-get-set' || site.library === 'pg-advisory-lock' || site.node.type !== AST_NODE_TYPES.CallExpression) continue;
     const resource = site.node.arguments[0];
     if (!resource || resource.type === AST_NODE_TYPES.SpreadElement) continue;
     const resourceText = keyText(resource, sourceCode);
