@@ -1050,6 +1050,24 @@ export async function save(repo: any, Resource: any, key: string, value: string)
       ],
     },
     {
+      name: "a TypeORM repository made by getRepository(Entity) on a connection the file cannot resolve",
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export class Shipments {
+  constructor(private readonly connection: { dataSource: any }) {}
+  async dispatch(id: string) {
+    const lock = await redlock.acquire(['shipment:' + id], 5000);
+    await this.connection.dataSource.getRepository(Shipment).update({ id }, { state: 'dispatched' });
+    await lock.release();
+  }
+}
+class Shipment {}
+`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7, suggestions: [] },
+      ],
+    },
+    {
       name: "Kysely updateTable without a token where",
       code: `import Redlock from 'redlock';
 const redlock = new Redlock([]);

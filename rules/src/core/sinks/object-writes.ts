@@ -243,7 +243,9 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   }
   // TypeORM repository: repo.update(criteria, partial) / manager.update(Entity, criteria, partial).
   const typeormWrite = sinkWrite(TYPEORM, method);
-  if (typeormWrite && (resolved ? resolved.id === 'typeorm' : TYPEORM.receiverNames!.test(receiver))) {
+  // `anything.getRepository(Entity).update(...)`: made by the library's own factory, whatever it was called on.
+  const madeByFactory = !!object && unwrap(object).type === AST_NODE_TYPES.CallExpression && TYPEORM.clientFactories.includes(calleeName(unwrap(object) as TSESTree.CallExpression) ?? '');
+  if (typeormWrite && (resolved ? resolved.id === 'typeorm' : TYPEORM.receiverNames!.test(receiver) || madeByFactory)) {
     // The manager form names the entity first: manager.update(Entity, criteria, partial), manager.delete(Entity, criteria).
     const entityFirst = !objectArgument(node, 0) && node.arguments.length >= (typeormWrite.kind === 'update' ? 3 : 2);
     const offset = /manager$/i.test(receiver) || entityFirst ? 1 : 0;
