@@ -1393,3 +1393,68 @@ export class QuotaCache {
     },
   ],
 });
+
+// A lease claimed in a record field: one write stores the clock there on the condition that the field
+// is empty; whoever holds it clears the field again. Clearing it by the record's key alone frees the
+// claim of whoever took it over after this holder's run outlived the stale threshold.
+ruleTester.run('no-release-by-name: record fields claimed while empty', rule, {
+  valid: [
+    {
+      name: 'the claim value is in the clearing filter, so only this holder\'s claim is freed',
+      code: `export class Sweeps {
+  constructor(private readonly ds: any) {}
+  async claim(name: string, at: Date) {
+    const result = await this.ds.getRepository(Sweep).createQueryBuilder().update().set({ lockedAt: at }).where('name = :name', { name }).andWhere('lockedAt IS NULL').execute();
+    return result.affected === 1;
+  }
+  async finish(name: string, at: Date) {
+    await this.ds.getRepository(Sweep).update({ name, lockedAt: at }, { lockedAt: null });
+  }
+}
+class Sweep {}`,
+    },
+    {
+      name: 'a timestamp set unconditionally and cleared later is no claim',
+      code: `export class Sweeps {
+  constructor(private readonly ds: any) {}
+  async touch(name: string) {
+    await this.ds.getRepository(Sweep).update({ name }, { lockedAt: new Date() });
+  }
+  async forget(name: string) {
+    await this.ds.getRepository(Sweep).update({ name }, { lockedAt: null });
+  }
+}
+class Sweep {}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'claimed by a builder update while empty, cleared by name after the run and on shutdown',
+      code: `export class Sweeps {
+  constructor(private readonly ds: any) {}
+  async run(name: string, job: () => Promise<string>) {
+    const result = await this.ds.getRepository(Sweep).createQueryBuilder().update().set({ lockedAt: new Date() }).where('name = :name', { name }).andWhere('lockedAt IS NULL').execute();
+    if (!result.affected) return;
+    const outcome = await job();
+    await this.ds.getRepository(Sweep).update({ name }, { lockedAt: null, outcome });
+  }
+  async shutdown(names: string[]) {
+    for (const name of names) await this.ds.getRepository(Sweep).update({ name }, { lockedAt: null });
+  }
+}
+class Sweep {}`,
+      errors: [{ messageId: 'leaseClear', line: 7 }, { messageId: 'leaseClear', line: 10 }],
+    },
+    {
+      name: 'claimed through an object filter that asks for an empty field',
+      code: `export class Exports {
+  constructor(private readonly exportRepository: any) {}
+  async start(id: string) {
+    await this.exportRepository.update({ id, lockedAt: null }, { lockedAt: Date.now() });
+    await this.exportRepository.update({ id }, { lockedAt: null, state: 'done' });
+  }
+}`,
+      errors: [{ messageId: 'leaseClear', line: 5 }],
+    },
+  ],
+});

@@ -7,11 +7,13 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { enclosingFunction, memberName, propertyKeyName, unwrap, walk, type Node } from '../ast.js';
+import { calleeName, enclosingFunction, memberName, propertyKeyName, propertyValue, staticString, unwrap, walk, type Node } from '../ast.js';
 import { GLOBAL_CLOCK_CALLS } from '../models/clock-sources.js';
 import { LOCK_KEY_NAME } from '../models/locks.js';
 import type { Check } from './check-then-write.js';
 import { guardsOf } from './guards.js';
+import { readObjectWrite } from '../sinks/object-writes.js';
+import type { ReceiverTable } from '../modules/receivers.js';
 
 const ORDERING = new Set(['<', '<=', '>', '>=']);
 /** Functions named for taking a lease: what their check guards is the acquire. */
@@ -88,5 +90,51 @@ export function leaseColumnChecks(sourceCode: SourceCode, out: Check[]): string[
       fields.add(field);
     }
   });
+  return [...fields];
+}
+
+const CLAIMING_WRITE = /^(?:update|updateOne|updateMany|findOneAndUpdate|findAndModify|execute|executeTakeFirst)$/;
+
+/** `field: null`, `field: IsNull()`, `field: { equals: null }`, `field: { $eq: null }`: the filter asks for an empty field. */
+function requiresEmpty(filter: TSESTree.ObjectExpression | undefined, field: string): boolean {
+  const value = propertyValue(filter, field);
+  const n = value && unwrap(value);
+  if (!n) return false;
+  if (n.type === AST_NODE_TYPES.Literal && n.value === null) return true;
+  if (n.type === AST_NODE_TYPES.CallExpression && calleeName(n) === 'IsNull') return true;
+  if (n.type === AST_NODE_TYPES.ObjectExpression) {
+    const inner = propertyValue(n, /^(?:equals|\$eq)$/);
+    const v = inner && unwrap(inner);
+    return v?.type === AST_NODE_TYPES.Literal && v.value === null;
+  }
+  return false;
+}
+
+/**
+ * Record fields claimed as leases: one write stores the clock in the field on the condition that
+ * it is empty (`.set({ lockedAt: new Date() }).andWhere('lockedAt IS NULL')`,
+ * `update({ id, lockedAt: null }, { lockedAt: new Date() })`). Only one worker's claim lands, and
+ * whoever holds it clears the field when done: that field is a lease whatever it is called.
+ */
+export function claimedLeaseFields(calls: readonly TSESTree.CallExpression[], receivers: ReceiverTable): string[] {
+  const fields = new Set<string>();
+  for (const call of calls) {
+    if (!CLAIMING_WRITE.test(calleeName(call) ?? '')) continue;
+    const write = readObjectWrite(call, receivers);
+    if (!write || write.kind !== 'update' || !write.values) continue;
+    for (const p of write.values.properties) {
+      if (p.type !== AST_NODE_TYPES.Property || !isClockReading(p.value)) continue;
+      const field = propertyKeyName(p);
+      if (!field) continue;
+      if (requiresEmpty(write.filter, field)) fields.add(field);
+      // A builder's where text: `.andWhere('lockedAt IS NULL')`, `.where('task.locked_at is null')`.
+      const empty = new RegExp(`(?:^|[\\s.("\x60])${field}["\x60]?\\s+is\\s+null\\b`, 'i');
+      for (const link of write.links) {
+        if (!/^(?:where|andWhere)$/.test(calleeName(link) ?? '')) continue;
+        const text = link.arguments[0] ? staticString(link.arguments[0]) : undefined;
+        if (text !== undefined && empty.test(text)) fields.add(field);
+      }
+    }
+  }
   return [...fields];
 }

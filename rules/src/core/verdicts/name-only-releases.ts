@@ -19,7 +19,7 @@ import { camel, readObjectWrite, type ObjectWrite } from '../sinks/object-writes
 import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
-import { leaseColumnChecks } from './lease-columns.js';
+import { claimedLeaseFields, leaseColumnChecks } from './lease-columns.js';
 import type { SqlStatementInfo } from '../sql/types.js';
 
 export type NameOnlyRelease =
@@ -492,6 +492,7 @@ function clearsField(values: TSESTree.ObjectExpression, field: string): boolean 
 /** Lock-table deletes through knex and object APIs (Prisma, MongoDB, Sequelize, TypeORM, DynamoDB). */
 function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumns: ReadonlyMap<string, ReadonlySet<string>>, out: NameOnlyRelease[]): void {
   let leaseFields: string[] | undefined;
+  let claimedFields: string[] | undefined;
   for (const call of analysis.calls) {
     const items = transactItems(call);
     if (items.length > 0) {
@@ -517,9 +518,12 @@ function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableCol
     if (write?.kind === 'update' && write.values) {
       // A lease kept by hand in a record field (see `lease-columns.ts`), cleared by a filter that names only the record.
       leaseFields ??= leaseColumnChecks(sourceCode, []);
-      const cleared = leaseFields.find((f) => clearsField(write.values!, f));
+      // A field the file claims on the condition that it is empty is a lease wherever it is cleared.
+      claimedFields ??= claimedLeaseFields(analysis.calls, analysis.receivers);
+      const claimed = claimedFields.find((f) => clearsField(write.values!, f));
+      const cleared = claimed ?? leaseFields.find((f) => clearsField(write.values!, f));
       const fn = enclosingFunction(call);
-      const releasing = fn !== undefined && RELEASE_FUNCTION.test(functionName(fn) ?? '');
+      const releasing = claimed !== undefined || (fn !== undefined && RELEASE_FUNCTION.test(functionName(fn) ?? ''));
       const filterKeys = objectKeyNames(write.filter);
       if (cleared && releasing && filterKeys && !filterKeys.includes(cleared)) {
         const columns = nameOnly(filterKeys, analysis.tokenColumn);
