@@ -388,6 +388,14 @@ export async function save(db: any, key: string, value: string, fenceToken: numb
 }`,
     },
     {
+      name: "pogi: the condition compares the token with the operator after the column, and the fields store it",
+      code: `export async function save(context: any, key: string, value: string) {
+  const { pgdb, authority } = context;
+  const lease = await authority.acquire(key);
+  await pgdb.public.resources.update({ key, 'fence_token <': lease.fenceToken }, { value, fence_token: lease.fenceToken });
+}`,
+    },
+    {
       name: "an etcd3 lock acquired inline and released before the write",
       code: `import { Etcd3 } from 'etcd3';
 import { Pool } from 'pg';
@@ -1095,6 +1103,27 @@ export async function save(db: any, key: string, value: string) {
 }`,
       errors: [
         { messageId: 'missingFenceNoToken', line: 5, suggestions: [] },
+      ],
+    },
+    {
+      name: "pogi tables read off a schema: updates and deletes by id under the lock",
+      code: `import Redlock from 'redlock';
+export async function refresh(context: any, url: string) {
+  const { pgdb, redis } = context;
+  const lock = await new Redlock([redis]).lock('locks:preview:' + url, 30000);
+  try {
+    const row = await pgdb.public.previews.findOne({ url });
+    await pgdb.public.previews.updateAndGetOne({ id: row.id }, { fetchedAt: new Date() });
+    const tx = await pgdb.transactionBegin();
+    await tx.public.previewImages.delete({ previewId: row.id });
+    await tx.transactionCommit();
+  } finally {
+    await lock.unlock();
+  }
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 9, suggestions: [] },
       ],
     },
     {

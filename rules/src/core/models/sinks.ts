@@ -391,6 +391,33 @@ export const SINK_MODELS: readonly SinkModel[] = [
     fence: { compare: ".andWhere('{column} < :token', { token: {token} })", store: '{column}: {token}' },
   },
   {
+    // pogi: tables read off a schema (`pgdb.public.users`, a transaction's `tx.public.users`);
+    // conditions name the operator after the column (`{ 'fence_token <': token }`).
+    id: 'pogi',
+    family: 'object',
+    packages: ['pogi'],
+    clientExports: ['PgDb'],
+    clientTypes: ['PgDb', 'PgSchema', 'PgTable'],
+    clientFactories: ['transactionBegin', 'connect'],
+    clientCallbacks: [],
+    // Last resort: the schema member a table is read off.
+    receiverNames: /^public$/,
+    conditionStyle: 'filter',
+    writes: [
+      { method: 'update', kind: 'update', filter: { arg: 0 }, values: { arg: 1 } },
+      { method: 'updateAndGet', kind: 'update', filter: { arg: 0 }, values: { arg: 1 }, result: { type: 'rows', read: ['length'] } },
+      { method: 'updateOne', kind: 'update', filter: { arg: 0 }, values: { arg: 1 } },
+      { method: 'updateAndGetOne', kind: 'update', filter: { arg: 0 }, values: { arg: 1 }, result: { type: 'record' } },
+      { method: 'upsert', kind: 'upsert', filter: { arg: 0 }, values: { arg: 1 } },
+      { method: 'delete', kind: 'delete', filter: { arg: 0 } },
+      { method: 'deleteOne', kind: 'delete', filter: { arg: 0 } },
+      { method: 'deleteAndGet', kind: 'delete', filter: { arg: 0 }, result: { type: 'rows', read: ['length'] } },
+      { method: 'deleteAndGetOne', kind: 'delete', filter: { arg: 0 }, result: { type: 'record' } },
+    ],
+    result: { type: 'number' },
+    fence: { compare: "'{column} <': {token}", store: '{column}: {token}' },
+  },
+  {
     id: 'dynamodb',
     family: 'dynamodb',
     packages: ['@aws-sdk/lib-dynamodb', '@aws-sdk/client-dynamodb', 'aws-sdk', 'aws-sdk/clients/dynamodb'],

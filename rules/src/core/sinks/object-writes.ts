@@ -49,6 +49,7 @@ const TYPEORM = sinkModel('typeorm');
 const KYSELY = sinkModel('kysely');
 const DRIZZLE = sinkModel('drizzle');
 const TYPEORM_QB = sinkModel('typeorm-query-builder');
+const POGI = sinkModel('pogi');
 /** DynamoDB v3 command classes (`new UpdateCommand(input)`) and v2 DocumentClient methods. */
 const DYNAMO_COMMANDS = new Set(DYNAMO.writes.filter((w) => /Command$/.test(w.method)).map((w) => w.method));
 
@@ -219,6 +220,11 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
     const isPrisma = owner ? owner.id === 'prisma' : PRISMA.receiverNames!.test(path[path.length - 2] ?? '') || path[path.length - 2] === 'this' || prismaShape;
     if (isPrisma && arg && (propertyValue(arg, 'where') || propertyValue(arg, 'data') || propertyValue(arg, 'update'))) return fromCatalog(node, PRISMA, prismaWrite);
   }
+  // pogi: pgdb.public.<table>.update(conditions, fields), the table read off a schema.
+  const pogiWrite = sinkWrite(POGI, method);
+  if (pogiWrite && !resolved && (resolvedOwner ? resolvedOwner.id === 'pogi' : POGI.receiverNames!.test(path[path.length - 2] ?? '')) && objectArgument(node, 0)) {
+    return fromCatalog(node, POGI, pogiWrite);
+  }
   // DynamoDB DocumentClient v2: docClient.update({ TableName, Key, ... }).
   const dynamoWrite = sinkWrite(DYNAMO, method);
   if (dynamoWrite && !DYNAMO_COMMANDS.has(method) && (!resolved || resolved.id === 'dynamodb') && propertyValue(objectArgument(node, 0), 'TableName')) {
@@ -350,6 +356,14 @@ function filterComparesToken(write: ObjectWrite, filter: TSESTree.ObjectExpressi
       const ordered = calleeName(value) !== 'Equal';
       const arg = value.arguments[0];
       if (comparesToken(write, key, ordered, arg && arg.type !== AST_NODE_TYPES.SpreadElement ? arg : undefined, options)) return { key, ordered, value: arg && arg.type !== AST_NODE_TYPES.SpreadElement ? arg : undefined };
+      continue;
+    }
+    // pogi and massive.js: `{ 'fence_token <': token }`, the operator after the column.
+    const suffixed = /^\s*([\w.]+)\s*(<=|<|=)\s*$/.exec(key);
+    if (suffixed) {
+      const column = bareColumn(suffixed[1]);
+      const ordered = suffixed[2] !== '=';
+      if (comparesToken(write, column, ordered, value, options)) return { key: column, ordered, value };
       continue;
     }
     if (comparesToken(write, key, false, value, options)) return { key, ordered: false, value };
