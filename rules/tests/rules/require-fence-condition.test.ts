@@ -1106,7 +1106,7 @@ export async function save(db: any, key: string, value: string) {
       ],
     },
     {
-      name: "pogi tables read off a schema: updates and deletes by id under the lock",
+      name: "pogi tables read off a schema (public, or any schema of a pgdb or transaction): updates and deletes by id under the lock",
       code: `import Redlock from 'redlock';
 export async function refresh(context: any, url: string) {
   const { pgdb, redis } = context;
@@ -1115,7 +1115,7 @@ export async function refresh(context: any, url: string) {
     const row = await pgdb.public.previews.findOne({ url });
     await pgdb.public.previews.updateAndGetOne({ id: row.id }, { fetchedAt: new Date() });
     const tx = await pgdb.transactionBegin();
-    await tx.public.previewImages.delete({ previewId: row.id });
+    await tx.media.previewImages.delete({ previewId: row.id });
     await tx.transactionCommit();
   } finally {
     await lock.unlock();

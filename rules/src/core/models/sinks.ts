@@ -400,8 +400,8 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['PgDb', 'PgSchema', 'PgTable'],
     clientFactories: ['transactionBegin', 'connect'],
     clientCallbacks: [],
-    // Last resort: the schema member a table is read off.
-    receiverNames: /^public$/,
+    // Last resort: what a schema is read off (`pgdb.<schema>.<table>`, `tx.<schema>.<table>`).
+    receiverNames: /^(?:pgdb|pgDb|tx|trx|transaction)$/,
     conditionStyle: 'filter',
     writes: [
       { method: 'update', kind: 'update', filter: { arg: 0 }, values: { arg: 1 } },

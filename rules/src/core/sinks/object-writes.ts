@@ -220,9 +220,10 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
     const isPrisma = owner ? owner.id === 'prisma' : PRISMA.receiverNames!.test(path[path.length - 2] ?? '') || path[path.length - 2] === 'this' || prismaShape;
     if (isPrisma && arg && (propertyValue(arg, 'where') || propertyValue(arg, 'data') || propertyValue(arg, 'update'))) return fromCatalog(node, PRISMA, prismaWrite);
   }
-  // pogi: pgdb.public.<table>.update(conditions, fields), the table read off a schema.
+  // pogi: pgdb.<schema>.<table>.update(conditions, fields), the table read off a schema (`public`, PostgreSQL's default, by any client).
   const pogiWrite = sinkWrite(POGI, method);
-  if (pogiWrite && !resolved && (resolvedOwner ? resolvedOwner.id === 'pogi' : POGI.receiverNames!.test(path[path.length - 2] ?? '')) && objectArgument(node, 0)) {
+  const pogiShape = path.length >= 3 && (POGI.receiverNames!.test(path[path.length - 3]) || path[path.length - 2] === 'public');
+  if (pogiWrite && !resolved && (resolvedOwner ? resolvedOwner.id === 'pogi' : pogiShape) && objectArgument(node, 0)) {
     return fromCatalog(node, POGI, pogiWrite);
   }
   // DynamoDB DocumentClient v2: docClient.update({ TableName, Key, ... }).
