@@ -115,11 +115,13 @@ export function resolveImport(fromFile: string, specifier: string): string | und
       if (file) {
         // Workspace packages come through node_modules symlinks; their real path is project code.
         const real = existsSync(file) ? realpathSync(file) : file;
-        if (isProjectFile(real)) resolved = real;
+        const source = implementationOf(real);
+        if (isProjectFile(source)) resolved = source;
       } else {
         // A workspace package of a monorepo that is not installed: found by its declared name.
         const inWorkspace = resolveWorkspaceImport(ts, fromFile, specifier, options);
-        if (inWorkspace && isProjectFile(inWorkspace)) resolved = inWorkspace;
+        const source = inWorkspace && implementationOf(inWorkspace);
+        if (source && isProjectFile(source)) resolved = source;
       }
     } catch {
       resolved = null;
@@ -182,6 +184,20 @@ function resolveLocalPackage(ts: TypeScript, fromFile: string, specifier: string
     directory = parent;
   }
   return undefined;
+}
+
+/**
+ * A JavaScript module that ships a hand-written declaration beside it (`index.d.ts` next to
+ * `index.js`): TypeScript resolves to the declaration, but the code that runs is the JavaScript.
+ */
+function implementationOf(file: string): string {
+  // Declarations in build output stand for compiled code: the sources are found another way.
+  if (!DECLARATION_FILE.test(file) || /[\\/](?:dist|build|out)[\\/]/.test(file)) return file;
+  const base = file.replace(/\.d\.([cm]?)ts$/, '');
+  for (const extension of ['.js', '.mjs', '.cjs']) {
+    if (existsSync(base + extension)) return base + extension;
+  }
+  return file;
 }
 
 /** Whether a file name is one we parse as a module (by extension). */

@@ -200,14 +200,21 @@ export function resolveWorkspaceImport(ts: typeof TS, fromFile: string, specifie
     realpath: (p) => toReal(p),
     getCurrentDirectory: () => ts.sys.getCurrentDirectory(),
   };
+  let declaration: string | undefined;
   try {
     const file = ts.resolveModuleName(specifier, fromFile, options, host).resolvedModule?.resolvedFileName;
     const real = file && toReal(file);
-    if (real && real.startsWith(folder + sep) && !/\.d\.[cm]?ts$/.test(real)) return real;
+    if (real && real.startsWith(folder + sep)) {
+      if (!/\.d\.[cm]?ts$/.test(real)) return real;
+      declaration = real;
+    }
   } catch {
     // resolved below, from the sources
   }
-  return unbuiltEntry(ts, folder, subpath);
+  // A JavaScript package with a hand-written declaration beside its entry (`index.d.ts` next to
+  // `index.js`); a declaration in build output stands for compiled code, whose sources come next.
+  const beside = declaration !== undefined && !/[\\/](?:dist|build|out)[\\/]/.test(declaration) ? sourceFileAt(declaration) : undefined;
+  return beside ?? unbuiltEntry(ts, folder, subpath);
 }
 
 /** Forgets the workspaces read (package.json or pnpm-workspace.yaml changed). */

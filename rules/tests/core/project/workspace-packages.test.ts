@@ -45,6 +45,21 @@ describe('workspace packages without node_modules', () => {
     expect(resolveImport(from, 'queue-kit')).toBe(join(current.root, 'packages/queue/lib/entry.ts'));
   });
 
+  it('a JavaScript package with a hand-written declaration beside its entry resolves to the JavaScript, by name or by path', () => {
+    current = project({
+      'package.json': '{ "name": "mono", "private": true, "workspaces": ["packages/*"] }',
+      'packages/cron/package.json': '{ "name": "@mono/cron", "main": "index.js", "types": "index.d.ts" }',
+      'packages/cron/index.d.ts': 'export declare const every: unknown;\n',
+      'packages/cron/index.js': "module.exports = { every: require('./src/every') };\n",
+      'packages/cron/src/every.js': 'module.exports = { start() {} };\n',
+      'packages/billing/package.json': '{ "name": "@mono/billing" }',
+      'packages/billing/lib/jobs.js': "const { every } = require('@mono/cron');\n",
+    });
+    const from = join(current.root, 'packages/billing/lib/jobs.js');
+    expect(resolveImport(from, '@mono/cron')).toBe(join(current.root, 'packages/cron/index.js'));
+    expect(resolveImport(from, '../../cron')).toBe(join(current.root, 'packages/cron/index.js'));
+  });
+
   it('names the workspace does not declare, excluded folders and folders outside any workspace stay unresolved', () => {
     current = project({
       'pnpm-workspace.yaml': "packages:\n  - 'pkgs/*'\n  - '!pkgs/legacy'\n",
