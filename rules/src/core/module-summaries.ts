@@ -162,7 +162,17 @@ class ModuleSummarizer implements ModuleBuilder {
   private targetOfExpression(node: Node): Target {
     const n = unwrap(node);
     if (n.type === AST_NODE_TYPES.Identifier) return this.localTarget(n.name);
+    // `{ intervalScheduler: require('./intervalScheduler') }`: another module's exports, as a member.
+    const required = this.requiredFile(n);
+    if (required !== null) return required ? { kind: 'reexport', file: required, name: 'module.exports' } : { kind: 'value' };
     return { kind: 'node', node: n };
+  }
+
+  /** The module a `require('./x')` call loads (undefined when it does not resolve); null for anything else. */
+  private requiredFile(node: Node): string | undefined | null {
+    if (node.type !== AST_NODE_TYPES.CallExpression || node.callee.type !== AST_NODE_TYPES.Identifier || node.callee.name !== 'require') return null;
+    const source = node.arguments[0] && staticString(node.arguments[0]);
+    return source !== undefined ? this.view.resolve(source) : undefined;
   }
 
   private collectExports(): void {
@@ -228,6 +238,12 @@ class ModuleSummarizer implements ModuleBuilder {
       this.targets.set('module.exports', this.targetOfExpression(right));
       if (right.type === AST_NODE_TYPES.ObjectExpression) {
         for (const p of right.properties) {
+          // `module.exports = { ...require('./lib') }`: that module's exports are this one's.
+          if (p.type === AST_NODE_TYPES.SpreadElement) {
+            const required = this.requiredFile(unwrap(p.argument));
+            if (required) this.starExports.push(required);
+            continue;
+          }
           if (p.type !== AST_NODE_TYPES.Property) continue;
           const key = propertyKeyName(p);
           if (key) this.targets.set(key, this.targetOfExpression(p.value));

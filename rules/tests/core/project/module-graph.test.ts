@@ -150,6 +150,37 @@ export async function settle(id: string) {
   });
 });
 
+describe('CommonJS barrels', () => {
+  it('a member that is another module (`{ locks: require(\'./locks\') }`) and a spread of one (`{ ...require(\'./lib\') }`) are followed', async () => {
+    current = project({
+      'src/locks.js': `const Redlock = require('redlock');
+const redlock = new Redlock([]);
+const exclusive = async (key, fn) => {
+  const lock = await redlock.lock(key, 10000);
+  try {
+    return await fn();
+  } finally {
+    await lock.unlock();
+  }
+};
+module.exports = { exclusive };
+`,
+      'src/lib.js': "module.exports = {\n  locks: require('./locks'),\n};\n",
+      'src/index.js': "module.exports = {\n  ...require('./lib'),\n};\n",
+      'src/job.js': `const { locks } = require('./index');
+const run = async (db, id) => {
+  await locks.exclusive('job:' + id, async () => {
+    await db.query('UPDATE jobs SET done = true WHERE id = $1', [id]);
+  });
+};
+module.exports = { run };
+`,
+    });
+    const results = await current.lint('src/job.js');
+    expect(findings(results.get('src/job.js'))).toEqual(['4 fencelint/require-fence-condition']);
+  });
+});
+
 describe('modules that import nothing', () => {
   it('a pure helper (no import, no lock, token, clock or write word) is not read and changes nothing', async () => {
     current = project({
