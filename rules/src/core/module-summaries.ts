@@ -647,7 +647,63 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
     }
-    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis);
+    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis);
+  }
+
+  /**
+   * A scheduler set up by this function: a function defined inside it (run now or by a timer)
+   * takes a lock and, under it, calls a function the caller handed in as an option
+   * (`init({ name, runFunc })` destructured, or `options.runFunc(...)`): that option runs under the
+   * lock, as a base class's `super({ onFlush })` does.
+   */
+  private optionCallbackAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    for (const site of analysis.acquires) {
+      const owner = enclosingFunction(site.node);
+      if (!owner || owner === fn || !contains(fn.body, site.node) || site.callbackArgument) continue;
+      for (const call of analysis.calls) {
+        if (!contains(site.range, call)) continue;
+        const option = this.optionOf(call.callee, fn);
+        if (!option) continue;
+        return {
+          library: site.library,
+          label: site.origin?.label ?? site.label,
+          advice: site.advice,
+          at: site.origin?.at ?? locationOf(this.file, site.node),
+          flow: [locationOf(this.file, call), ...(site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [])],
+          style: 'callback',
+          callbackArg: option.arg,
+          callbackProperty: option.property,
+          tokenProperties: [],
+        };
+      }
+    }
+    return undefined;
+  }
+
+  /** `runFunc` destructured from parameter `arg` (`({ runFunc }) => ...`), or `options.runFunc` of a parameter. */
+  private optionOf(callee: Node, fn: FunctionNode): { arg: number; property: string } | undefined {
+    const target = unwrap(callee);
+    if (target.type === AST_NODE_TYPES.MemberExpression && !target.computed) {
+      const arg = this.directParam(target.object, fn);
+      const property = memberName(target);
+      const param = arg !== undefined ? fn.params[arg] : undefined;
+      return arg !== undefined && property && param?.type === AST_NODE_TYPES.Identifier ? { arg, property } : undefined;
+    }
+    if (target.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const arg = this.directParam(target, fn);
+    if (arg === undefined) return undefined;
+    let pattern: Node = fn.params[arg];
+    if (pattern.type === AST_NODE_TYPES.AssignmentPattern) pattern = pattern.left;
+    if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+    for (const p of pattern.properties) {
+      if (p.type !== AST_NODE_TYPES.Property) continue;
+      const value = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
+      if (value.type === AST_NODE_TYPES.Identifier && value.name === target.name) {
+        const property = propertyKeyName(p);
+        return property ? { arg, property } : undefined;
+      }
+    }
+    return undefined;
   }
 
   /**
