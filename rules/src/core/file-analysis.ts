@@ -267,6 +267,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       const exported = callees.view.exportOfBinding(binding);
       return exported?.kind === 'function' ? exported.fn.returnsReceiver : undefined;
     };
+    receivers.methodCallKind = (call) => callees.summaryOf(call)?.returnsReceiver;
   }
 
   const ast = sourceCode.ast as TSESTree.Program;

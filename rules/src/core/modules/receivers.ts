@@ -125,6 +125,8 @@ export class ReceiverTable {
   importedKind?: (binding: ImportBinding) => ReceiverKind | undefined;
   /** What calling a project module's function gives (`getRedisCache()`), through the module graph. */
   importedCallKind?: (binding: ImportBinding) => ReceiverKind | undefined;
+  /** What a project method call gives (`this.redisRepository.pipeline()`), through the module graph. */
+  methodCallKind?: (call: TSESTree.CallExpression) => ReceiverKind | undefined;
 
   readonly models: readonly LockModel[];
 
@@ -210,6 +212,13 @@ export class ReceiverTable {
         const key = receiverKey(node.callee);
         const fn = key ? this.functions.get(key) : undefined;
         if (fn) return this.returnKindOf(fn, depth + 1);
+        // `this.redisRepository.pipeline()`: a project wrapper's method named like a catalog client
+        // factory (`pipeline`, `multi`, `connect`) hands out what its summary says; other method
+        // calls are not asked (that would summarise every service a file touches).
+        if (object && method && this.methodCallKind && this.catalog.sinks.some((m) => m.clientFactories.includes(method))) {
+          const viaMethod = this.methodCallKind(node);
+          if (viaMethod) return viaMethod;
+        }
       }
     }
     return undefined;
