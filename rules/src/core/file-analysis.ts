@@ -496,7 +496,29 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const call = readSqlCall(node, sourceCode, receivers);
     if (call) sqlCalls.push({ call, acquire });
   }
+  if (callees) writes.push(...passedFunctionWrites(acquires, callees, project!));
   return { acquires, writes, received, receivedWrites, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
+}
+
+/**
+ * A function of another module handed to a lock by reference (`redlock.using(keys, ttl, sweep)`,
+ * `scheduler.init({ runFunc: importPayments })`) runs under it where the lock calls it: its
+ * unfenced writes are reported at the call that hands it over.
+ */
+function passedFunctionWrites(acquires: readonly AcquireSite[], callees: ProjectCallees, project: ProjectView): CallWriteSite[] {
+  const out: CallWriteSite[] = [];
+  for (const acquire of acquires) {
+    const reference = acquire.callbackArgument && unwrap(acquire.callbackArgument);
+    if (!reference || (reference.type !== AST_NODE_TYPES.Identifier && reference.type !== AST_NODE_TYPES.MemberExpression)) continue;
+    if (acquire.node.type !== AST_NODE_TYPES.CallExpression) continue;
+    const passed = callees.exportOfExpression(reference, 'static', 0);
+    if (passed?.kind !== 'function') continue;
+    const write = passed.fn.writes.find((w) => !w.reportedThere && !w.fenced);
+    if (!write) continue;
+    const flow = [...(acquire.flow ?? [locationOf(project.file, acquire.node)]), locationOf(project.file, reference), ...write.flow];
+    out.push({ sink: 'call', node: acquire.node, acquire, callee: passed.fn, write, fenced: false, flow });
+  }
+  return out;
 }
 
 interface WriteEnv {

@@ -240,7 +240,9 @@ function classifySummarised(call: TSESTree.CallExpression, acquire: AcquireSumma
     const bound = arg.type === AST_NODE_TYPES.CallExpression && memberName(unwrap(arg.callee)) === 'bind' ? calleeObject(arg) : undefined;
     const key = bound ? receiverKey(bound) : arg.type === AST_NODE_TYPES.MemberExpression ? receiverKey(arg) : undefined;
     const callback = isFunctionNode(arg) ? arg : key ? input.functionNamed?.(key) : undefined;
-    return callback ? { ...base, callback } : undefined;
+    if (callback) return { ...base, callback };
+    // `runFunc: importPayments`: a function of another module runs under the lock, elsewhere.
+    return arg.type === AST_NODE_TYPES.Identifier || arg.type === AST_NODE_TYPES.MemberExpression ? { ...base, callbackArgument: arg } : undefined;
   }
   if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return { ...base, callbackArgument: call };
   const callback = isFunctionNode(arg) ? arg : arg.type === AST_NODE_TYPES.Identifier ? input.functionNamed?.(arg.name) : undefined;

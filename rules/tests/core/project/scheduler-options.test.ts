@@ -72,6 +72,32 @@ module.exports = { schedule };
     expect(findings(results.get('packages/billing/lib/jobs.js'))).toEqual(['9 fencelint/require-fence-condition']);
   });
 
+  it('a job of another module handed over by name is reported where it is handed to the scheduler', async () => {
+    current = project({
+      ...scheduler,
+      'packages/billing/lib/trials.js': `const expireTrials = async () => {
+  await pg.query("UPDATE accounts SET plan = 'free' WHERE trial_ends < now()");
+};
+const remindTrials = async () => {
+  console.log('mails only');
+};
+module.exports = { expireTrials, remindTrials };
+`,
+      'packages/billing/lib/jobs.js': `const { every } = require('@mono/cron');
+const { expireTrials, remindTrials } = require('./trials');
+
+const schedule = async (context) => {
+  await every.start({ name: 'expire-trials', store: context.redis, lockTtlSecs: 600, job: expireTrials });
+  await every.start({ name: 'remind-trials', store: context.redis, lockTtlSecs: 600, job: remindTrials });
+};
+
+module.exports = { schedule };
+`,
+    });
+    const results = await current.lint('packages/billing/lib/jobs.js');
+    expect(findings(results.get('packages/billing/lib/jobs.js'))).toEqual(['5 fencelint/require-fence-condition']);
+  });
+
   it('an option the scheduler calls outside any lock opens no section', async () => {
     current = project({
       ...scheduler,
