@@ -16,6 +16,7 @@ import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
+import { heldOnOwnConnection } from './locks/advisory-scope.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
 /** How many writes one summary lists: enough to judge a call, bounded for odd code. */
@@ -743,6 +744,8 @@ class ModuleSummarizer implements ModuleBuilder {
           style: 'callback',
           callbackArg: index,
           tokenProperties: [],
+          // `db.transaction(async (trx) => { lock on trx; return fn(trx) })`: the callback gets the locked transaction.
+          session: this.sessionOf(site, fn, analysis, index),
         };
       }
     }
@@ -771,9 +774,12 @@ class ModuleSummarizer implements ModuleBuilder {
     if (!connection) return undefined;
     const arg = this.directParam(connection, fn);
     if (arg !== undefined) return { arg, scope };
-    // `fn(client)` under the lock, where `client` is the connection that took it.
+    // `fn(client)` under the lock, where `client` is the connection that took it, and holds it
+    // (a transaction or a dedicated client, not the pool).
     const key = receiverKey(connection);
     if (callbackArg === undefined || !key) return undefined;
+    const held = { fn: site.advisory?.fn ?? '', scope, connection: key };
+    if (!heldOnOwnConnection(held, site.node, [...analysis.calls, ...analysis.taggedTemplates], this.sourceCode)) return undefined;
     for (const call of analysis.calls) {
       if (!contains(site.range, call) || this.directParam(call.callee, fn) !== callbackArg) continue;
       const callbackParam = call.arguments.findIndex((a) => receiverKey(a) === key);

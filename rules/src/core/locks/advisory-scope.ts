@@ -234,6 +234,15 @@ function scopeOnOwnConnection(lock: AdvisoryLock & { connection: string }, lockN
 }
 
 /**
+ * The scope an advisory lock gives the connection it was taken on, or undefined when that
+ * connection is a pool (or a client outside a transaction, for an xact lock): what a helper
+ * that hands the connection on to a callback hands with it.
+ */
+export function heldOnOwnConnection(lock: AdvisoryLock, lockNode: Node, queries: readonly SqlNode[], sourceCode: SourceCode): AdvisoryScope | undefined {
+  return lock.connection ? scopeOnOwnConnection({ ...lock, connection: lock.connection }, lockNode, queries, sourceCode) : undefined;
+}
+
+/**
  * Whether a write runs where the advisory lock taken at `lockNode` holds it: on the lock's own
  * connection, inside its transaction (xact locks) or its session (session locks). Undefined when
  * the write can outlive the lock.

@@ -275,3 +275,51 @@ export async function rollUp(day: string, purge: boolean) {
     expect(findings(results.get('ledger.ts'))).toEqual(['19 fencelint/require-fence-condition', '20 fencelint/require-fence-condition']);
   });
 });
+
+describe('a helper of another module that opens the transaction, locks it and hands it to the callback', () => {
+  const billing = `import knex from 'knex';
+import { withXactLock } from './locks';
+const db = knex({ client: 'pg' });
+
+export async function closeInvoice(invoiceId: string) {
+  return withXactLock(\`invoice:\${invoiceId}\`, async (trx) => {
+    await trx('invoices').where({ id: invoiceId }).update({ status: 'closed' });
+    await db('customers').where({ invoice_id: invoiceId }).update({ last_closed: true });
+  });
+}
+`;
+
+  it('writes on the transaction it hands over are inside the lock; a write through the pool is reported', async () => {
+    current = project({
+      'locks.ts': `import knex from 'knex';
+import type { Knex } from 'knex';
+const db = knex({ client: 'pg' });
+export function withXactLock<T>(key: string, fn: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [key]);
+    return fn(trx);
+  });
+}
+`,
+      'billing.ts': billing,
+    });
+    const results = await current.lint('billing.ts');
+    expect(findings(results.get('billing.ts'))).toEqual(['8 fencelint/require-fence-condition']);
+  });
+
+  it('a helper that takes the xact lock through the pool hands nothing that holds it: both writes are reported', async () => {
+    current = project({
+      'locks.ts': `import knex from 'knex';
+import type { Knex } from 'knex';
+const db = knex({ client: 'pg' });
+export async function withXactLock<T>(key: string, fn: (trx: Knex) => Promise<T>): Promise<T> {
+  await db.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [key]);
+  return fn(db);
+}
+`,
+      'billing.ts': billing,
+    });
+    const results = await current.lint('billing.ts');
+    expect(findings(results.get('billing.ts'))).toEqual(['7 fencelint/require-fence-condition', '8 fencelint/require-fence-condition']);
+  });
+});
