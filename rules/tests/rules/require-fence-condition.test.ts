@@ -2155,3 +2155,30 @@ export default {
     },
   ],
 });
+
+// Several commands queued in one MULTI or pipeline are one write to the store.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'a node-redis MULTI that removes, adds and sets under a SET NX lock: one finding for the chain',
+      code: `import { createClient } from 'redis';
+import { randomUUID } from 'node:crypto';
+const client = createClient();
+export async function move(userId: string, from: string, to: string) {
+  const me = randomUUID();
+  if ((await client.set(\`lock:\${userId}\`, me, { NX: true, EX: 5 })) !== 'OK') return;
+  await client
+    .multi()
+    .sRem(\`room:\${from}\`, userId)
+    .hSet(\`user:\${userId}\`, { room: to })
+    .exec();
+  await client.pipeline().del(\`a:\${userId}\`).hset(\`b:\${userId}\`, 'x', '1').lrem(\`c:\${userId}\`, 0, 'y').exec();
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7 },
+        { messageId: 'missingFenceNoToken', line: 12 },
+      ],
+    },
+  ],
+});

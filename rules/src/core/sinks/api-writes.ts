@@ -55,6 +55,8 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
   if (object && REDIS_OVERWRITES.has(redisCommandOf(method)) && receivers.kindOf(object)?.type === 'redis') {
     const hasNx = node.arguments.some((a) => staticString(a)?.toUpperCase() === 'NX' || (a.type === AST_NODE_TYPES.ObjectExpression && /\bNX\b/i.test(sourceText(a))));
     if (hasNx || /^setnx$/i.test(redisCommandOf(method))) return undefined;
+    // `multi().srem(...).hset(...).exec()`: one transaction, one write, read at its first command.
+    if (queuedAfterWrite(object)) return undefined;
     const key = node.arguments[0];
     return { node, api: 'redis', model: REDIS, keyText: key ? sourceText(key) : undefined };
   }
@@ -74,6 +76,18 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     return { node, api: 'http', model: AXIOS, options: config };
   }
   return undefined;
+}
+
+/** Whether a chained Redis command is queued behind a write of the same `multi()` / `pipeline()` chain. */
+function queuedAfterWrite(object: Node): boolean {
+  for (let n = unwrap(object), i = 0; i < 30 && n.type === AST_NODE_TYPES.CallExpression; i++) {
+    const method = calleeName(n);
+    if (method && REDIS_OVERWRITES.has(redisCommandOf(method))) return true;
+    const inner = calleeObject(n);
+    if (!inner) return false;
+    n = unwrap(inner);
+  }
+  return false;
 }
 
 /** Whether the request carries the token for the resource to compare. */
