@@ -6,7 +6,9 @@ import type { TSESTree } from '@typescript-eslint/utils';
  */
 export function callHeadLoc(node: TSESTree.CallExpression | TSESTree.NewExpression | TSESTree.TaggedTemplateExpression): TSESTree.SourceLocation {
   const head = node.type === 'TaggedTemplateExpression' ? node.tag : node.callee;
-  return { start: node.loc.start, end: head.loc.end };
+  // A command sent as it is made (`ddb.send(\n new PutCommand({...}))`): the write starts at the send.
+  const sender = node.type === 'NewExpression' && node.parent?.type === 'CallExpression' && node.parent.arguments[0] === node ? node.parent : undefined;
+  return { start: (sender ?? node).loc.start, end: head.loc.end };
 }
 
 /** Source text folded to one line and shortened, for quoting code inside a message. */
