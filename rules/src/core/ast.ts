@@ -177,3 +177,27 @@ export function propertyValue(object: TSESTree.ObjectExpression | undefined, nam
   }
   return undefined;
 }
+
+/**
+ * The object literal a `const` declared before `id` in an enclosing block holds
+ * (`const headers = { 'X-Fence-Token': t }; put(url, body, { headers })`).
+ */
+export function constObjectBefore(id: TSESTree.Identifier): TSESTree.ObjectExpression | undefined {
+  let child: Node = id;
+  for (let node: Node | undefined = id.parent; node; child = node, node = node.parent) {
+    // A parameter of that name in between shadows any outer binding.
+    if ((node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) && node.params.some((p) => p.type === AST_NODE_TYPES.Identifier && p.name === id.name)) return undefined;
+    if (node.type !== AST_NODE_TYPES.BlockStatement && node.type !== AST_NODE_TYPES.Program) continue;
+    for (const statement of node.body) {
+      if (statement.range[0] >= child.range[0]) break;
+      if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
+      for (const d of statement.declarations) {
+        if (d.id.type !== AST_NODE_TYPES.Identifier || d.id.name !== id.name) continue;
+        if (statement.kind !== 'const' || !d.init) return undefined;
+        const init = unwrap(d.init);
+        return init.type === AST_NODE_TYPES.ObjectExpression ? init : undefined;
+      }
+    }
+  }
+  return undefined;
+}

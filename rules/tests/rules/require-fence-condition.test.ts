@@ -2182,3 +2182,80 @@ export async function move(userId: string, from: string, to: string) {
     },
   ],
 });
+
+// Requests and commands whose condition sits in a const, a spread or on the line after the send.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'axios: the fence header in a const the config names by shorthand',
+      code: `import axios from 'axios';
+import Redlock from 'redlock';
+import Redis from 'ioredis';
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+const search = axios.create({ baseURL: 'http://search' });
+export async function drop(id: string) {
+  await redlock.using([\`doc:\${id}\`], 5000, async () => {
+    const fence = await redis.incr(\`fence:\${id}\`);
+    const headers = { 'X-Fence-Token': String(fence) };
+    const config = { headers, timeout: 2000 };
+    await search.delete(\`/docs/\${id}\`, { headers });
+    await search.put(\`/docs/\${id}\`, { gone: true }, config);
+  });
+}`,
+    },
+    {
+      name: 'axios: a config handed in by the caller cannot be read, so it is not judged',
+      code: `import axios from 'axios';
+import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function drop(id: string, config: Record<string, unknown>) {
+  await redlock.using([\`doc:\${id}\`], 5000, async () => {
+    await axios.put(\`/docs/\${id}\`, { gone: true }, config);
+  });
+}`,
+    },
+    {
+      name: 'S3: a precondition in every branch of an inline spread is a conditional put',
+      code: `import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const s3 = new S3Client({});
+const redis = new Redis();
+export async function render(key: string, body: Buffer, etag?: string) {
+  if ((await redis.set(\`lock:\${key}\`, randomUUID(), 'PX', 5000, 'NX')) !== 'OK') return;
+  await s3.send(new PutObjectCommand({ Bucket: 'b', Key: key, Body: body, ...(etag ? { IfMatch: etag } : { IfNoneMatch: '*' }) }));
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'S3: a spread that leaves one branch unconditional is no fence; the finding starts at the send',
+      code: `import { S3Client, PutObjectCommand } from '@aws-sdk/client-s3';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const s3 = new S3Client({});
+const redis = new Redis();
+export async function render(key: string, body: Buffer, etag?: string) {
+  if ((await redis.set(\`lock:\${key}\`, randomUUID(), 'PX', 5000, 'NX')) !== 'OK') return;
+  await s3.send(
+    new PutObjectCommand({ Bucket: 'b', Key: key, Body: body, ...(etag ? { IfMatch: etag } : {}) }),
+  );
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 8, endLine: 9 }],
+    },
+    {
+      name: 'axios: headers in a const without a token are no fence',
+      code: `import axios from 'axios';
+import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function drop(id: string) {
+  await redlock.using([\`doc:\${id}\`], 5000, async () => {
+    const headers = { 'content-type': 'application/json' };
+    await axios.put(\`/docs/\${id}\`, { gone: true }, { headers });
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7 }],
+    },
+  ],
+});

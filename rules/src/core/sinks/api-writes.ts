@@ -6,7 +6,7 @@
  * when it is conditional (`IfMatch` / `IfNoneMatch`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constObjectBefore, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
 import { sinkModel, type SinkModel } from '../models/sinks.js';
 import type { RedisScript } from './redis-scripts.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
@@ -48,7 +48,7 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
   const method = calleeName(node);
   if (!method) return undefined;
   if (node.type === AST_NODE_TYPES.NewExpression) {
-    return S3_COMMANDS.has(method) ? { node, api: 's3', model: S3, options: objectArgument(node, 0) } : undefined;
+    return S3_COMMANDS.has(method) ? { node, api: 's3', model: S3, options: optionsArgument(node, 0) } : undefined;
   }
   const object = calleeObject(node);
   // Redis: only on a client we resolved through its import, never by name; NX writes are locks.
@@ -62,9 +62,9 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
   }
   // fetch(url, { method: 'PUT', headers, body }).
   if (!object && method === 'fetch') {
-    const options = objectArgument(node, 1);
+    const options = optionsArgument(node, 1);
     const verb = staticString(propertyValue(options, /^method$/) ?? ({ type: AST_NODE_TYPES.Literal, value: null } as unknown as Node));
-    return verb && HTTP_VERBS.has(verb.toLowerCase()) ? { node, api: 'http', model: FETCH, options } : undefined;
+    return verb && HTTP_VERBS.has(verb.toLowerCase()) && headersReadable(options) ? { node, api: 'http', model: FETCH, options } : undefined;
   }
   // axios.put(url, data, config) / http.patch(...) / got.put(url, options).
   if (object && HTTP_VERBS.has(method.toLowerCase())) {
@@ -72,10 +72,59 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     const kind = receivers.kindOf(object);
     const http = kind ? kind.type === 'client' && kind.model.family === 'http' : AXIOS.receiverNames!.test(receiverKey(object) ?? '');
     if (!http) return undefined;
-    const config = objectArgument(node, method.toLowerCase() === 'delete' ? 1 : 2) ?? objectArgument(node, 1);
-    return { node, api: 'http', model: AXIOS, options: config };
+    const index = method.toLowerCase() === 'delete' ? 1 : 2;
+    // A config held in a parameter or built by a call may carry the fence header: it cannot be judged.
+    const given = node.arguments[index];
+    if (given && !optionsArgument(node, index) && !isNothing(given)) return undefined;
+    const config = optionsArgument(node, index) ?? optionsArgument(node, 1);
+    return headersReadable(config) ? { node, api: 'http', model: AXIOS, options: config } : undefined;
   }
   return undefined;
+}
+
+/** An options argument written inline or held in a `const` bound to an object literal before the call. */
+function optionsArgument(call: TSESTree.CallExpression | TSESTree.NewExpression, index: number): TSESTree.ObjectExpression | undefined {
+  const inline = objectArgument(call, index);
+  if (inline) return inline;
+  const arg = call.arguments[index];
+  return arg?.type === AST_NODE_TYPES.Identifier ? constObjectBefore(arg) : undefined;
+}
+
+/** `undefined` or `null` passed where the options go: no options at all. */
+function isNothing(node: Node): boolean {
+  const n = unwrap(node);
+  return (n.type === AST_NODE_TYPES.Identifier && n.name === 'undefined') || (n.type === AST_NODE_TYPES.Literal && n.value === null);
+}
+
+/** The headers of a request as an object literal: inline, or a `const` bound to one before the call. */
+function headersOf(options: TSESTree.ObjectExpression | undefined): TSESTree.ObjectExpression | undefined {
+  const headers = propertyValue(options, /^headers$/);
+  if (!headers) return undefined;
+  const n = unwrap(headers);
+  if (n.type === AST_NODE_TYPES.ObjectExpression) return n;
+  return n.type === AST_NODE_TYPES.Identifier ? constObjectBefore(n) : undefined;
+}
+
+/** Whether the headers can be read: absent, or an object literal. Headers built elsewhere may carry the fence. */
+function headersReadable(options: TSESTree.ObjectExpression | undefined): boolean {
+  return !propertyValue(options, /^headers$/) || !!headersOf(options);
+}
+
+/**
+ * Whether an object states a property, directly or in every branch of a spread written inline:
+ * `{ ...(etag ? { IfMatch: etag } : { IfNoneMatch: '*' }) }` is conditional either way.
+ */
+function statesProperty(object: TSESTree.ObjectExpression | undefined, name: RegExp): boolean {
+  if (!object) return false;
+  if (propertyValue(object, name)) return true;
+  return object.properties.some((p) => {
+    if (p.type !== AST_NODE_TYPES.SpreadElement) return false;
+    const branches = (n: Node): Node[] => {
+      const u = unwrap(n);
+      return u.type === AST_NODE_TYPES.ConditionalExpression ? [...branches(u.consequent), ...branches(u.alternate)] : [u];
+    };
+    return branches(p.argument).every((b) => b.type === AST_NODE_TYPES.ObjectExpression && statesProperty(b, name));
+  });
 }
 
 /** Whether a chained Redis command is queued behind a write of the same `multi()` / `pipeline()` chain. */
@@ -93,11 +142,9 @@ function queuedAfterWrite(object: Node): boolean {
 /** Whether the request carries the token for the resource to compare. */
 export function apiWriteFenced(write: ApiWrite, isToken: (n: Node) => boolean, sourceText: (n: Node) => string): boolean {
   if (write.api === 'redis') return false; // scripts are judged by judgeRedisScript
-  if (write.api === 's3') return !!propertyValue(write.options, /^(?:IfMatch|IfNoneMatch)$/);
+  if (write.api === 's3') return statesProperty(write.options, /^(?:IfMatch|IfNoneMatch)$/);
   const call = write.node as TSESTree.CallExpression;
-  const headers = propertyValue(write.options, /^headers$/);
-  const headerObject = headers && unwrap(headers).type === AST_NODE_TYPES.ObjectExpression ? (unwrap(headers) as TSESTree.ObjectExpression) : undefined;
-  for (const p of headerObject?.properties ?? []) {
+  for (const p of headersOf(write.options)?.properties ?? []) {
     if (p.type !== AST_NODE_TYPES.Property) continue;
     if (FENCE_HEADER.test(propertyKeyName(p) ?? '') || isToken(p.value)) return true;
   }

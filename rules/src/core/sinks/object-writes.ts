@@ -6,7 +6,7 @@
  * `.where('fence_token', '<', token)`, `ConditionExpression: 'fence_token < :t'`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, constObjectBefore, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
@@ -67,24 +67,6 @@ function argumentObject(call: TSESTree.CallExpression | TSESTree.NewExpression, 
   if (inline) return inline;
   const arg = call.arguments[index];
   return arg && arg.type === AST_NODE_TYPES.Identifier ? constObjectBefore(arg) : undefined;
-}
-
-function constObjectBefore(id: TSESTree.Identifier): TSESTree.ObjectExpression | undefined {
-  let child: Node = id;
-  for (let node: Node | undefined = id.parent; node; child = node, node = node.parent) {
-    // A parameter of that name in between shadows any outer binding.
-    if ((node.type === AST_NODE_TYPES.FunctionDeclaration || node.type === AST_NODE_TYPES.FunctionExpression || node.type === AST_NODE_TYPES.ArrowFunctionExpression) && node.params.some((p) => p.type === AST_NODE_TYPES.Identifier && p.name === id.name)) return undefined;
-    if (node.type !== AST_NODE_TYPES.BlockStatement && node.type !== AST_NODE_TYPES.Program) continue;
-    for (const statement of node.body) {
-      if (statement.range[0] >= child.range[0]) break;
-      if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
-      for (const d of statement.declarations) {
-        if (d.id.type !== AST_NODE_TYPES.Identifier || d.id.name !== id.name) continue;
-        return statement.kind === 'const' ? asObject(d.init ?? undefined) : undefined;
-      }
-    }
-  }
-  return undefined;
 }
 
 /** Chain links from the outermost call down to the root. */
