@@ -25,6 +25,28 @@ export function unwrap(node: Node): Node {
   }
 }
 
+/**
+ * The outermost of the type-only wrappers around an expression (`(result as Header)`,
+ * `result!`): what the value is used by, read upwards as `unwrap` reads downwards.
+ */
+export function typeWrapped(node: Node): Node {
+  let current = node;
+  for (;;) {
+    const parent = current.parent;
+    if (
+      (parent?.type === AST_NODE_TYPES.TSAsExpression ||
+        parent?.type === AST_NODE_TYPES.TSNonNullExpression ||
+        parent?.type === AST_NODE_TYPES.TSSatisfiesExpression ||
+        parent?.type === AST_NODE_TYPES.TSTypeAssertion) &&
+      parent.expression === current
+    ) {
+      current = parent;
+      continue;
+    }
+    return current;
+  }
+}
+
 /** The property name of `a.b` / `a['b']` / `a?.b`, when it is static. */
 export function memberName(node: Node): string | undefined {
   if (node.type !== AST_NODE_TYPES.MemberExpression) return undefined;

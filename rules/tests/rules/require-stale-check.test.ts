@@ -527,3 +527,48 @@ export async function writeDocument(id: string, body: string, fenceToken: bigint
     },
   ],
 });
+
+// A type assertion changes nothing about what is read.
+ruleTester.run('require-stale-check', rule, {
+  valid: [
+    {
+      name: 'pg: the count read through a cast of the result',
+      code: `${pg}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const result = await pool.query(${FENCED}, [body, fenceToken, id]);
+  if ((result as { rowCount: number | null }).rowCount === 0) throw new Error('stale');
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'mysql2: affectedRows read off a cast of the [header, fields] pair is still undefined',
+      code: `import mysql from 'mysql2/promise';
+const db = mysql.createPool({});
+${authority}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const result = await db.execute('UPDATE docs SET body = ?, fence_token = ? WHERE id = ? AND fence_token < ?', [body, fenceToken, id, fenceToken]);
+  if ((result as unknown as { affectedRows: number }).affectedRows === 0) throw new Error('stale');
+}`,
+      errors: [
+        {
+          messageId: 'misreadPair',
+          data: { read: '(result as unknown as { affectedRows: n…', lock: ' (lock on line 6)' },
+          suggestions: [
+            {
+              messageId: 'checkCount',
+              data: { check: '[result]' },
+              output: `import mysql from 'mysql2/promise';
+const db = mysql.createPool({});
+${authority}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const [result] = await db.execute('UPDATE docs SET body = ?, fence_token = ? WHERE id = ? AND fence_token < ?', [body, fenceToken, id, fenceToken]);
+  if ((result as unknown as { affectedRows: number }).affectedRows === 0) throw new Error('stale');
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});

@@ -7,7 +7,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { memberName, type Node } from '../ast.js';
+import { memberName, typeWrapped, type Node } from '../ast.js';
 import type { StaleResult } from '../verdicts/stale-results.js';
 import { toFixes, type FixBuilder } from './fence-fix.js';
 
@@ -107,8 +107,9 @@ function destructureHeader(finding: StaleResult, sourceCode: SourceCode): StaleC
   const count = finding.shape.read;
   // Every use reads a header member: destructuring keeps them all meaningful.
   const onlyHeader = reads.every((r) => {
-    const parent = r.identifier.parent;
-    return parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === r.identifier && count.includes(memberName(parent) ?? '');
+    const read = typeWrapped(r.identifier);
+    const parent = read.parent;
+    return parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === read && count.includes(memberName(parent) ?? '');
   });
   if (!onlyHeader || reads.length === 0) return undefined;
   const range: TSESTree.Range = id.typeAnnotation ? [id.range[0], id.typeAnnotation.range[0]] : id.range;

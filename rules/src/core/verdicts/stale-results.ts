@@ -11,7 +11,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from '../ast.js';
+import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, typeWrapped, unwrap, type FunctionNode, type Node } from '../ast.js';
 import type { AnyWriteSite, FileAnalysis } from '../file-analysis.js';
 import { resultShapeOf, sinkModel, SINK_MODELS, type ResultShape, type SinkModel } from '../models/sinks.js';
 import { findConditionalWrites, type ConditionalWrite } from './conditional-writes.js';
@@ -388,7 +388,9 @@ function judgeBinding(id: TSESTree.Identifier, reads: ShapeReads, fn: FunctionNo
   const consider = (v: UseVerdict) => {
     if (rank[v.verdict] > rank[best.verdict]) best = v;
   };
-  for (const ref of referencesOf(id, sourceCode)) {
+  for (const name of referencesOf(id, sourceCode)) {
+    // `(result as ResultSetHeader).affectedRows` reads `result` itself.
+    const ref = typeWrapped(name);
     const parent = ref.parent;
     if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === ref) {
       const member = memberName(parent) ?? (parent.computed && parent.property.type === AST_NODE_TYPES.Literal ? String(parent.property.value) : undefined);
