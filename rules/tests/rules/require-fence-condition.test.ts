@@ -2259,3 +2259,46 @@ export async function drop(id: string) {
     },
   ],
 });
+
+// A write that bumps a quantity is a write, whatever else it assigns; only bumping the token issues one.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'the counter that issues the token, bumped in place under the lock, is no protected write',
+      code: `${redlockPg}
+export async function take(key: string) {
+  const lock = await redlock.acquire([key], 5000);
+  await pool.query('UPDATE resource_state SET fence_token = fence_token + 1, taken_at = now() WHERE resource_key = $1', [key]);
+  await lock.release();
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a quantity bumped in place that stores the token without comparing it',
+      code: `${redlockPg}
+export async function restock(sku: string, qty: number, fenceToken: number) {
+  const lock = await redlock.acquire([sku], 5000);
+  await pool.query('UPDATE stock SET on_hand = on_hand + $2, fence_token = $3 WHERE sku = $1', [sku, qty, fenceToken]);
+  await lock.release();
+}`,
+      errors: [
+        {
+          messageId: 'missingFence',
+          line: 8,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `${redlockPg}
+export async function restock(sku: string, qty: number, fenceToken: number) {
+  const lock = await redlock.acquire([sku], 5000);
+  await pool.query('UPDATE stock SET on_hand = on_hand + $2, fence_token = $3 WHERE sku = $1 AND fence_token < $3', [sku, qty, fenceToken]);
+  await lock.release();
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});

@@ -572,3 +572,22 @@ ${authority}export async function save(id: string, body: string) {
     },
   ],
 });
+
+// A fenced write that bumps a quantity is judged like any other fenced write.
+ruleTester.run('require-stale-check', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'pg: a fenced in-place increment whose refusal is only logged, then reported as done',
+      code: `${pg}export async function restock(sku: string, qty: number) {
+  const { fenceToken } = await authority.acquire(sku);
+  const res = await pool.query('UPDATE stock SET on_hand = on_hand + $2, fence_token = $3 WHERE sku = $1 AND fence_token < $3', [sku, qty, fenceToken]);
+  if (res.rowCount === 0) {
+    console.warn('restock refused', { sku });
+  }
+  return { ok: true };
+}`,
+      errors: [{ messageId: 'loggedOnly', data: { member: 'rowCount', lock: ' (lock on line 6)' }, suggestions: [] }],
+    },
+  ],
+});

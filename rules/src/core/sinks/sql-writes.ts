@@ -186,9 +186,10 @@ export function isProtectedWrite(statement: SqlStatementInfo): boolean {
   if (!(kind === 'update' || kind === 'delete' || kind === 'merge' || (kind === 'insert' && statement.upsert))) return false;
   // Lock tables hold the locks themselves: writes there are acquires, renewals and releases.
   if (isLockTable(table)) return false;
-  // Issuing a token: the statement increments a token column in place.
-  const increments = statement.assignments.some((a) => a.value.columns.includes(a.column) && /\+/.test(a.value.text));
-  if (increments && ((table && AUTHORITY_TABLE.test(table)) || statement.assignments.some((a) => isTokenColumnName(a.column)))) return false;
+  // Issuing a token: the statement increments a token column in place (not a write that bumps
+  // a quantity and stores the token it was given: `SET qty = qty + $1, fence_token = $2`).
+  const increments = statement.assignments.filter((a) => a.value.columns.includes(a.column) && /\+/.test(a.value.text));
+  if (increments.length > 0 && ((table && AUTHORITY_TABLE.test(table)) || increments.some((a) => isTokenColumnName(a.column)))) return false;
   if (onlyMonotoneAssignments(statement)) return false;
   return counterOutputs(statement).length === 0;
 }
