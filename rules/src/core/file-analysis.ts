@@ -6,7 +6,7 @@
 import { isAbsolute } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { contains, enclosingFunction, isFunctionNode, memberName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
+import { calleeName, contains, enclosingFunction, isFunctionNode, memberName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { findAcquires, type AcquireSite } from './locks/acquires.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
 import { RedisLockKeys } from './locks/redis-locks.js';
@@ -601,6 +601,8 @@ function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionI
     if (fn && fn.parent?.type === AST_NODE_TYPES.ReturnStatement) fn = enclosingFunction(fn) ?? fn;
     else if (fn && returnedByName(fn)) fn = enclosingFunction(fn) ?? fn;
     else if (fn && fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.parent && isFunctionNode(fn.parent)) fn = fn.parent;
+    // A callback acquire promisified by hand: `return new Promise((resolve) => lib.acquire(k, (e, l) => resolve(l)))`.
+    else if (fn && fn.parent?.type === AST_NODE_TYPES.NewExpression && fn.parent.arguments[0] === fn && calleeName(fn.parent) === 'Promise') fn = enclosingFunction(fn.parent) ?? fn;
     if (!fn) continue;
     const escapes = !site.release && site.scope === enclosingFunction(site.node);
     const runsParameter = site.callbackArgument !== undefined || site.scope !== enclosingFunction(site.node) || fn !== enclosingFunction(site.node);

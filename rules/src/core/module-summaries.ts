@@ -648,7 +648,7 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
     }
-    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis);
+    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis);
   }
 
   /**
@@ -703,6 +703,42 @@ class ModuleSummarizer implements ModuleBuilder {
         const property = propertyKeyName(p);
         return property ? { arg, property } : undefined;
       }
+    }
+    return undefined;
+  }
+
+  /**
+   * A callback acquire wrapped in a promise this function returns, whose callback resolves it
+   * with the handle: `return new Promise((resolve, reject) => locks.acquireLock(id, (err, lock) =>
+   * err ? reject(err) : resolve(lock)))`. The caller gets the handle, held until its release.
+   */
+  private promisifiedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    for (const site of analysis.acquires) {
+      const callback = site.scope;
+      if (callback.type === AST_NODE_TYPES.Program || callback === fn || site.node.type !== AST_NODE_TYPES.CallExpression) continue;
+      const executor = enclosingFunction(site.node);
+      const promise = executor?.parent;
+      if (!executor || promise?.type !== AST_NODE_TYPES.NewExpression || promise.arguments[0] !== executor || calleeName(promise) !== 'Promise') continue;
+      if (enclosingFunction(promise) !== fn || !this.returnsOf(fn).some((r) => unwrap(r) === promise)) continue;
+      const resolve = executor.params[0];
+      if (resolve?.type !== AST_NODE_TYPES.Identifier) continue;
+      const handles = new Set(callback.params.flatMap((p) => (p.type === AST_NODE_TYPES.Identifier ? [p.name] : [])));
+      const resolvesHandle = analysis.calls.some((c) => {
+        const callee = unwrap(c.callee);
+        const arg = c.arguments[0] && unwrap(c.arguments[0]);
+        return contains(callback.body, c) && callee.type === AST_NODE_TYPES.Identifier && callee.name === resolve.name && arg?.type === AST_NODE_TYPES.Identifier && handles.has(arg.name);
+      });
+      if (!resolvesHandle) continue;
+      return {
+        library: site.library,
+        label: site.origin?.label ?? site.label,
+        advice: site.advice,
+        at: site.origin?.at ?? locationOf(this.file, site.node),
+        flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+        keyArg: this.keyParamOf(site.node, site.origin?.keyArg, fn),
+        style: 'handle',
+        tokenProperties: site.tokenProperties,
+      };
     }
     return undefined;
   }

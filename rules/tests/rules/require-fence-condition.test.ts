@@ -2302,3 +2302,49 @@ export async function restock(sku: string, qty: number, fenceToken: number) {
     },
   ],
 });
+
+// A callback acquire promisified by hand hands its caller the handle, held until its release.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'a write after the promisified handle is released is outside the lock',
+      code: `import DynamoDBLockClient from 'dynamodb-lock-client';
+import { Pool } from 'pg';
+const pool = new Pool();
+const locks = new DynamoDBLockClient.FailOpen({ lockTable: 'locks' });
+function acquireLock(id: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    locks.acquireLock(id, (err: unknown, lock: unknown) => (err ? reject(err) : resolve(lock)));
+  });
+}
+export async function settle(id: string) {
+  const lock = await acquireLock(id);
+  lock.release(() => undefined);
+  await pool.query('UPDATE accounts SET settled = true WHERE id = $1', [id]);
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: "dynamodb-lock-client's callback acquire wrapped in a promise resolved with the lock",
+      code: `import DynamoDBLockClient from 'dynamodb-lock-client';
+import { Pool } from 'pg';
+const pool = new Pool();
+const locks = new DynamoDBLockClient.FailOpen({ lockTable: 'locks' });
+function acquireLock(id: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    locks.acquireLock(id, (err: unknown, lock: unknown) => (err ? reject(err) : resolve(lock)));
+  });
+}
+export async function settle(id: string) {
+  const lock = await acquireLock(id);
+  try {
+    await pool.query('UPDATE accounts SET settled = true WHERE id = $1', [id]);
+  } finally {
+    lock.release(() => undefined);
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 13 }],
+    },
+  ],
+});
