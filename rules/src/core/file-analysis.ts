@@ -18,7 +18,8 @@ import type { ProjectView } from './modules/module-graph.js';
 import { ProjectCallees } from './modules/project-callees.js';
 import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
 import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './sinks/knex-writes.js';
-import { judgeObjectWrite, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
+import { judgeObjectWrite, objectWriteTable, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
+import { isLockTable } from './models/lock-tables.js';
 import { apiWriteFenced, readApiWrite, type ApiWrite } from './sinks/api-writes.js';
 import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
@@ -554,6 +555,8 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
   const text = (n: Node) => sourceCode.getText(n);
   if (node.type === AST_NODE_TYPES.CallExpression) {
     const knex = readKnexWrite(node, receivers);
+    // Lock tables hold the locks themselves: writes there take, renew or end a lock (as in SQL).
+    if (knex && isLockTable(knex.table)) return undefined;
     if (knex) {
       const verdict = judgeKnexWrite(knex, judge);
       return { sink: 'knex', node, write: knex, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
@@ -568,6 +571,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
   }
   if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
     const write = readObjectWrite(node, receivers);
+    if (write && isLockTable(objectWriteTable(write))) return undefined;
     if (write) {
       const verdict = judgeObjectWrite(write, judge);
       return { sink: 'object', node, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };

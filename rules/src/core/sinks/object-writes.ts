@@ -6,7 +6,7 @@
  * `.where('fence_token', '<', token)`, `ConditionExpression: 'fence_token < :t'`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, constObjectBefore, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constObjectBefore, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
@@ -477,4 +477,28 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
   // Equality (a holder, a version) is compare-and-set: nothing new needs storing.
   const stored = !found.ordered || write.kind === 'delete' || valuesStore(write.values, found.key) || mongoStoresElsewhere(write, found.key);
   return { tokenCompared: true, tokenStored: stored, column: found.key, value: found.value, ordered: found.ordered };
+}
+
+/**
+ * The table an object-API write targets, snake-cased: the Prisma model, the Mongo collection
+ * (or the variable holding it), the Sequelize/TypeORM model, the DynamoDB `TableName`.
+ */
+export function objectWriteTable(write: ObjectWrite): string | undefined {
+  let name: string | undefined;
+  if (write.api === 'dynamodb') {
+    for (const p of write.filter?.properties ?? []) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'TableName') name = staticString(p.value);
+  } else if (write.node.type === AST_NODE_TYPES.CallExpression) {
+    const object = calleeObject(write.node);
+    const o = object && unwrap(object);
+    if (o?.type === AST_NODE_TYPES.CallExpression && calleeName(o) === 'collection' && o.arguments[0]) name = staticString(o.arguments[0]);
+    else if (o) name = receiverPath(o).pop();
+  }
+  return tableName(name);
+}
+
+/** A model, collection or repository name as a table name: `jobLockRepository` is `job_lock`. */
+export function tableName(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  const bare = name.replace(/(?:Repository|Repo|Model|Collection|Table|Store|Entity)$/, '') || name;
+  return bare.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-.]/g, '_').toLowerCase();
 }

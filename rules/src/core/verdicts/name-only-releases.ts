@@ -15,7 +15,7 @@ import { readKnexWrite } from '../sinks/knex-writes.js';
 import { DYNAMO_TRANSACT_WRITE, isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from '../models/lock-tables.js';
 import { GENERIC_RELEASE_METHOD } from '../models/locks.js';
 import { isTokenColumnName } from '../models/token-names.js';
-import { camel, readObjectWrite, type ObjectWrite } from '../sinks/object-writes.js';
+import { camel, objectWriteTable, readObjectWrite, tableName, type ObjectWrite } from '../sinks/object-writes.js';
 import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
@@ -324,12 +324,6 @@ function leaseFieldReleases(analysis: FileAnalysis, sourceCode: SourceCode, out:
 }
 
 /** `distributedLock`, `LockModel`, `lockRepository`, `service-locks` -> `distributed_lock`, `lock`, `lock`, `service_locks`. */
-function tableName(name: string | undefined): string | undefined {
-  if (!name) return undefined;
-  const bare = name.replace(/(?:Repository|Repo|Model|Collection|Table|Store|Entity)$/, '') || name;
-  return bare.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-.]/g, '_').toLowerCase();
-}
-
 function objectKeyNames(object: TSESTree.ObjectExpression | undefined): string[] | undefined {
   if (!object) return undefined;
   const keys: string[] = [];
@@ -446,19 +440,6 @@ function transactItems(call: TSESTree.CallExpression): Array<{ kind: string; inp
   return out;
 }
 
-/** The lock table an object-API delete targets: Prisma model, Mongo collection, Sequelize/TypeORM model, DynamoDB table. */
-function objectTable(write: ObjectWrite, call: TSESTree.CallExpression): string | undefined {
-  if (write.api === 'dynamodb') {
-    for (const p of write.filter?.properties ?? []) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'TableName') return staticString(p.value);
-    return undefined;
-  }
-  const object = calleeObject(call);
-  if (!object) return undefined;
-  const o = unwrap(object);
-  if (o.type === AST_NODE_TYPES.CallExpression && calleeName(o) === 'collection' && o.arguments[0]) return staticString(o.arguments[0]);
-  return receiverPath(o).pop();
-}
-
 /** Columns a knex chain filters on: `.where({ name })`, `.where('name', name)`; undefined when a raw or dynamic filter is used. */
 function knexWhereColumns(links: readonly TSESTree.CallExpression[]): string[] | undefined {
   const columns: string[] = [];
@@ -532,7 +513,7 @@ function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableCol
       continue;
     }
     if (!write || write.kind !== 'delete') continue;
-    const table = tableName(objectTable(write, call));
+    const table = objectWriteTable(write);
     if (!isLockTable(table) || !lockSemantics(table!, call, tableColumns)) continue;
     const columns = nameOnly(objectKeyNames(write.filter), analysis.tokenColumn);
     if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
