@@ -2348,3 +2348,70 @@ export async function settle(id: string) {
     },
   ],
 });
+
+// Lease rows taken through knex or a document API, and writes to the lock table itself.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'knex and MongoDB writes to the lock table under the lock renew or end it: not protected writes',
+      code: `import knex from 'knex';
+import Redlock from 'redlock';
+import { MongoClient } from 'mongodb';
+const db = knex({ client: 'pg' });
+const redlock = new Redlock([]);
+const locks = new MongoClient('').db('app').collection('locks');
+export async function renew(name: string, me: string) {
+  const lock = await redlock.acquire([name], 5000);
+  await db('job_locks').where({ name, owner: me }).update({ expires_at: db.fn.now() });
+  await locks.updateOne({ _id: name as never, owner: me }, { $set: { expiresAt: new Date() } });
+  await lock.release();
+}`,
+    },
+    {
+      name: 'a knex update that frees a lease row (owner: null) takes no lock',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function free(domain: string) {
+  await db('crawl_leases').where({ domain }).update({ owner: null });
+  await db('domains').where({ domain }).update({ crawling: false });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a knex lease row taken by a same-file function: the writes of its caller are under the lease',
+      code: `import knex from 'knex';
+const db = knex({ client: 'pg' });
+async function claim(domain: string, me: string) {
+  const [lease] = await db('crawl_leases')
+    .where({ domain })
+    .andWhere('expires_at', '<', db.fn.now())
+    .update({ owner: me, expires_at: db.raw("now() + interval '1 minute'") })
+    .returning(['domain', 'owner']);
+  return lease ?? null;
+}
+export async function crawl(domain: string, me: string, pages: number) {
+  const lease = await claim(domain, me);
+  if (!lease) return;
+  await db('domains').where({ domain }).update({ pages });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 14 }],
+    },
+    {
+      name: 'a MongoDB lock document upserted with its owner takes the lock for the caller of the helper',
+      code: `import { MongoClient } from 'mongodb';
+const client = new MongoClient('');
+const locks = client.db('app').collection('locks');
+const invoices = client.db('app').collection('invoices');
+async function takeLock(name: string, owner: string) {
+  await locks.updateOne({ _id: name as never, expiresAt: { $lt: new Date() } }, { $set: { owner, expiresAt: new Date(Date.now() + 60_000) } }, { upsert: true });
+  return true;
+}
+export async function finalize(id: string, owner: string) {
+  if (!(await takeLock(\`invoice:\${id}\`, owner))) return;
+  await invoices.updateOne({ _id: id as never }, { $set: { status: 'final' } });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 11 }],
+    },
+  ],
+});

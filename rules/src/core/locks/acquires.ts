@@ -36,6 +36,7 @@ import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
 import { advisoryLockIn, connectionOf, endsTransaction, sqlTextOf, type AdvisoryLock } from './advisory-scope.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 import { readCheckedSet, readSetNx, setNxPurpose } from './redis-locks.js';
+import { leaseRowTaken } from './lease-rows.js';
 import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, shorten } from '../message-text.js';
 
@@ -317,6 +318,9 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
 
   const leaseTable = head ? LEASE_TABLE_WRITE.exec(head) : null;
   if (leaseTable) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable[1].toLowerCase() };
+  // The same, through knex or a document API: `db('job_leases').update({ owner: me, ... })`.
+  const leaseRow = leaseRowTaken(call, input.receivers);
+  if (leaseRow) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseRow.toLowerCase() };
   // `withLock(key, async () => { ... })`: the helper's name says the callback runs under a lock.
   if (WITH_LOCK_FUNCTION.test(method) && !wrapsInProcessLock(call, input)) {
     const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
