@@ -196,6 +196,8 @@ interface Candidate {
   lockKeyText?: string;
   /** Custom authorities count only when the result is used as a token-carrying handle or the receiver says "lock". */
   custom?: boolean;
+  /** Only when the result carries a token: a project method that takes no lock we can see (a remote authority's client). */
+  tokenRequired?: boolean;
   /** Taken through a project helper whose summary says so. */
   summary?: AcquireSummary;
   /** For a summarised callback acquire: the callback argument, when it is no function of this file. */
@@ -271,7 +273,9 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   // (Unless the settings declare the receiver: the user's model of it wins.)
   const summary = object && input.receivers.isDeclared(object) ? undefined : input.summaryOf?.(call);
   if (summary && !summary.partial) {
-    if (!summary.acquire) return undefined;
+    // A client of a remote authority (`acquire(key)` POSTs to a lease service): no lock inside that
+    // we can see, but a lease when its result carries a fence token, as when it cannot be read.
+    if (!summary.acquire) return object && CUSTOM_AUTHORITY_ACQUIRE.test(method) ? { library: 'custom', advice: CUSTOM_ADVICE, custom: true, tokenRequired: true } : undefined;
     // A set-if-absent primitive handed a constant value marks something once (`setIfAbsent(key, '1')`): no lease.
     const value = summary.acquire.valueArg !== undefined ? call.arguments[summary.acquire.valueArg] : undefined;
     if (value && value.type !== AST_NODE_TYPES.SpreadElement && isConstantValue(value)) return undefined;
@@ -529,7 +533,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     if (candidate.custom) {
       const lockNamed = LOCK_RECEIVER_NAME.test((authorityKey ?? '').split('.').pop() ?? '');
       const carriesToken = use.tokenProps.some((p) => isHandleTokenName(p)) || [...use.destructured.keys()].some(isStrongTokenName);
-      if (!lockNamed && !carriesToken) continue;
+      if (!carriesToken && (!lockNamed || candidate.tokenRequired)) continue;
       // An acquire whose result is ignored and that is not awaited is not a lock we can follow.
       if (!binding && call.parent?.type !== AST_NODE_TYPES.AwaitExpression && !thenCallback(call)) continue;
     }
