@@ -21,7 +21,7 @@ export default createRule<Options, MessageIds>({
       recommended: true,
     },
     messages: {
-      memoryCounter: '{{where}} comes from {{counter}}, an in-memory counter that starts over after a restart.',
+      memoryCounter: '{{where}} comes from {{counter}}, an in-memory counter that a restart resets.',
     },
     schema: [
       {

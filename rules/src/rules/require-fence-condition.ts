@@ -31,7 +31,7 @@ export default createRule<Options, MessageIds>({
       missingFenceNoToken: '{{write}} under {{acquire}} compares no fence token, and none is in scope to compare.',
       receivedTokenUnused: '{{write}} in {{fn}} does not compare the fence token {{token}} it is given{{at}}.',
       receivedLeaseUnfenced: '{{write}} in {{fn}} gets the lease {{lease}}{{at}} but compares no fence token.',
-      callWritesUnfenced: 'Call writes {{write}} ({{where}}) under {{acquire}} with no fence token.',
+      callWritesUnfenced: '{{write}} ({{where}}) runs under {{acquire}} unfenced.',
       callPassesNonToken: '{{write}} ({{where}}) under {{acquire}} is fenced on {{value}}, not a token.',
       addFenceCondition: 'Compare and store {{column}} with {{token}} in this write.',
     },

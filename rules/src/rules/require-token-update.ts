@@ -16,7 +16,7 @@ export default createRule<[], MessageIds>({
     },
     hasSuggestions: true,
     messages: {
-      tokenNotStored: 'This write compares `{{column}}` with the token but never stores it, so older tokens keep passing{{lock}}.',
+      tokenNotStored: 'This write compares `{{column}}` with the token but never stores it: older tokens keep passing{{lock}}.',
       scriptTokenNotStored: 'This script compares `{{arg}}` with `{{column}}` but never stores it, so older tokens keep passing{{lock}}.',
       storeToken: 'Store `{{value}}` in `{{column}}` in the same write.',
     },
