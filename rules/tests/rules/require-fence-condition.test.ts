@@ -2415,3 +2415,63 @@ export async function finalize(id: string, owner: string) {
     },
   ],
 });
+
+// MongoDB bulkWrite: each operation written out is judged like the call of its name.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'every operation of a bulkWrite compares and stores the token',
+      code: `import mongoose from 'mongoose';
+import Redis from 'ioredis';
+import { Mutex } from 'redis-semaphore';
+const redis = new Redis();
+const Store = mongoose.model('Store', new mongoose.Schema({}));
+export async function importRegion(region: string, rows: Array<{ id: string; name: string }>) {
+  const mutex = new Mutex(redis, \`stores:\${region}\`);
+  await mutex.acquire();
+  const fenceToken = await redis.incr(\`stores:\${region}:fence\`);
+  const res = await Store.bulkWrite(
+    rows.map((r) => ({ updateOne: { filter: { _id: r.id, fenceToken: { $lt: fenceToken } }, update: { $set: { name: r.name, fenceToken } } } })),
+  );
+  if (res.matchedCount < rows.length) throw new Error('stale');
+  await mutex.release();
+}`,
+    },
+    {
+      name: 'operations built elsewhere cannot be judged; inserts overwrite nothing',
+      code: `import mongoose from 'mongoose';
+import Redis from 'ioredis';
+import { Mutex } from 'redis-semaphore';
+const redis = new Redis();
+const Store = mongoose.model('Store', new mongoose.Schema({}));
+export async function importRegion(region: string, ops: any[], rows: Array<{ id: string }>) {
+  const mutex = new Mutex(redis, \`stores:\${region}\`);
+  await mutex.acquire();
+  await Store.bulkWrite(ops);
+  await Store.bulkWrite(rows.map((r) => ({ insertOne: { document: { _id: r.id, region } } })));
+  await mutex.release();
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a bulkWrite of upserts built by map under a redis-semaphore mutex',
+      code: `import mongoose from 'mongoose';
+import Redis from 'ioredis';
+import { Mutex } from 'redis-semaphore';
+const redis = new Redis();
+const Store = mongoose.model('Store', new mongoose.Schema({}));
+export async function importRegion(region: string, rows: Array<{ id: string; name: string }>) {
+  const mutex = new Mutex(redis, \`stores:\${region}\`);
+  await mutex.acquire();
+  await Store.bulkWrite(rows.map((r) => ({ updateOne: { filter: { _id: r.id }, update: { $set: { name: r.name } }, upsert: true } })));
+  await Store.bulkWrite([{ deleteMany: { filter: { region, closed: true } } }]);
+  await mutex.release();
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 9 },
+        { messageId: 'missingFenceNoToken', line: 10 },
+      ],
+    },
+  ],
+});

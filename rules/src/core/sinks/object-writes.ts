@@ -27,6 +27,8 @@ export interface ObjectWrite {
   values?: TSESTree.ObjectExpression;
   /** Every call of a builder chain (Kysely, Drizzle, TypeORM query builder). */
   links: TSESTree.CallExpression[];
+  /** MongoDB `bulkWrite([...])`: each operation read as a write of its own; the call is fenced when all are. */
+  operations?: ObjectWrite[];
 }
 
 export interface ObjectVerdict {
@@ -216,6 +218,10 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   if (resolved && resolved.id !== 'mongodb' && resolved.id !== 'sequelize' && resolved.id !== 'typeorm' && resolved.family !== 'kysely' && resolved.family !== 'drizzle' && resolved.id !== 'typeorm-query-builder') {
     // A pg pool, knex, Redis, Prisma or DynamoDB client: not one of the libraries below.
     if (!TERMINAL.test(method) && method !== 'where' && method !== 'set') return undefined;
+  }
+  // MongoDB / Mongoose: coll.bulkWrite([{ updateOne: { filter, update } }, ...]).
+  if (method === 'bulkWrite' && node.type === AST_NODE_TYPES.CallExpression && (resolved ? resolved.id === 'mongodb' : /^[A-Z]/.test(receiver) || MONGO.receiverNames?.test(receiver))) {
+    return bulkWriteOf(node);
   }
   // MongoDB / Mongoose: coll.updateOne(filter, update).
   const mongoWrite = sinkWrite(MONGO, method);
@@ -465,7 +471,57 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&');
 }
 
+/** The operation objects of a bulk write: an array literal, or `rows.map((r) => ({ ... }))` returning one literal. */
+function bulkOperations(arg: Node | undefined): TSESTree.ObjectExpression[] | undefined {
+  const n = arg && unwrap(arg);
+  if (n?.type === AST_NODE_TYPES.ArrayExpression) {
+    const ops = n.elements.map((e) => (e && e.type !== AST_NODE_TYPES.SpreadElement ? asObject(e) : undefined));
+    return ops.every((o): o is TSESTree.ObjectExpression => o !== undefined) ? ops : undefined;
+  }
+  if (n?.type === AST_NODE_TYPES.CallExpression && calleeName(n) === 'map') {
+    const cb = n.arguments[0] && unwrap(n.arguments[0]);
+    if (cb?.type !== AST_NODE_TYPES.ArrowFunctionExpression && cb?.type !== AST_NODE_TYPES.FunctionExpression) return undefined;
+    if (cb.body.type !== AST_NODE_TYPES.BlockStatement) return asObject(cb.body) ? [asObject(cb.body)!] : undefined;
+    const last = cb.body.body[cb.body.body.length - 1];
+    const returned = last?.type === AST_NODE_TYPES.ReturnStatement && last.argument ? asObject(last.argument) : undefined;
+    return returned ? [returned] : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * `bulkWrite` with operations written out: each `updateOne`/`updateMany`/`replaceOne`/`deleteOne`/
+ * `deleteMany` is judged like the call of that name; inserts overwrite nothing. Operations built
+ * elsewhere cannot be judged, and the call is not read.
+ */
+function bulkWriteOf(node: TSESTree.CallExpression): ObjectWrite | undefined {
+  const ops = bulkOperations(node.arguments[0]);
+  if (!ops) return undefined;
+  const operations: ObjectWrite[] = [];
+  for (const op of ops) {
+    const entry = op.properties.length === 1 ? op.properties[0] : undefined;
+    const name = entry?.type === AST_NODE_TYPES.Property ? propertyKeyName(entry) : undefined;
+    const body = entry?.type === AST_NODE_TYPES.Property ? asObject(entry.value) : undefined;
+    if (!name || !body) return undefined;
+    if (name === 'insertOne') continue;
+    const write = sinkWrite(MONGO, name);
+    if (!write) return undefined;
+    const update = asObject(propertyValue(body, /^(?:update|replacement)$/));
+    if (write.kind === 'update' && onlyMonotoneOperators(update)) continue;
+    const values = update && (asObject(propertyValue(update, '$set')) ?? (update.properties.some((p) => p.type === AST_NODE_TYPES.Property && (propertyKeyName(p) ?? '').startsWith('$')) ? undefined : update));
+    operations.push({ node, api: 'mongodb', model: MONGO, method: name, kind: write.kind, filter: asObject(propertyValue(body, 'filter')), values, links: [] });
+  }
+  if (operations.length === 0) return undefined;
+  const kind: WriteKind = operations.every((o) => o.kind === 'delete') ? 'delete' : 'update';
+  return { node, api: 'mongodb', model: MONGO, method: 'bulkWrite', kind, links: [], operations };
+}
+
 export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions): ObjectVerdict {
+  if (write.operations) {
+    // Fenced when every operation is; otherwise the first one that is not tells what is missing.
+    const verdicts = write.operations.map((o) => judgeObjectWrite(o, options));
+    return verdicts.find((v) => !v.tokenCompared) ?? verdicts.find((v) => !v.tokenStored) ?? verdicts[0];
+  }
   if (write.api === 'dynamodb') {
     const found = dynamoCompares(write, options);
     return found
