@@ -164,15 +164,31 @@ export class ModuleGraph {
    * passed over without being summarised (which would spend the lint's module budget).
    */
   mayExport(file: string, name: string): boolean {
+    const text = this.textOf(file);
+    return text === null || text.includes(name) || /\bexport\s*\*/.test(text);
+  }
+
+  /**
+   * Whether module `file` can export `name` as its own: its text declares or lists the name in
+   * an export, or re-exports a whole module. Stricter than `mayExport`, which a name merely used
+   * in the module passes: in a barrel of a large package nearly every member uses `logger` or
+   * `env`, and summarising each of them spent the lint's module bound before the import asked for.
+   */
+  mayExportAsOwn(file: string, name: string): boolean {
+    const text = this.textOf(file);
+    return text === null || textMayExport(text, name);
+  }
+
+  /** The text of `file` for a cheap look (null: unknown, too large or unreadable). */
+  private textOf(file: string): string | null {
     const stamp = this.stampOf(file);
-    if (!stamp || stamp.size > MAX_FILE_BYTES) return true;
+    if (!stamp || stamp.size > MAX_FILE_BYTES) return null;
     let known = this.texts.get(file);
     if (known?.stamp !== stamp.stamp) {
       known = { stamp: stamp.stamp, text: this.read(file) };
       this.texts.set(file, known);
     }
-    const text = known.text;
-    return text === undefined || text.includes(name) || /\bexport\s*\*/.test(text);
+    return known.text ?? null;
   }
 
   private read(file: string): string | undefined {
@@ -439,12 +455,27 @@ export class ProjectView {
     if (found) return found;
     if (name === 'default') return undefined;
     for (const star of (entry.builder ? entry.builder.starExports : entry.summary?.starExports) ?? []) {
-      if (star === file || !this.graph.mayExport(star, name)) continue;
+      if (star === file || !this.graph.mayExportAsOwn(star, name)) continue;
       const inner = this.exportOf(star, name, hops + 1);
       if (inner) return inner;
     }
     return undefined;
   }
+}
+
+/**
+ * Whether module text can export `name`: a declaration after `export` (`export const name`,
+ * `export async function name`, `export class name`), a name in an export list (`export { a as
+ * name }`, `export * as name from`), a whole-module re-export, or CommonJS exports and
+ * destructured exports, which are not read this closely (they may hold any name).
+ */
+export function textMayExport(text: string, name: string): boolean {
+  if (/\bexport\s*\*\s*from\b|\bmodule\.exports\b|\bexports\s*[.[]|\bexport\s*=|\bexport\s+(?:declare\s+)?(?:const|let|var)\s*[{[]/.test(text)) return true;
+  const id = name.replace(/[$]/g, '\\$');
+  const declared = new RegExp(`\\bexport\\s+(?:declare\\s+)?(?:default\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:const|let|var|function\\s*\\*?|class|enum|namespace|type|interface)\\s*${id}(?![\\w$])`);
+  if (declared.test(text)) return true;
+  const listed = new RegExp(`\\bexport\\s*(?:type\\s*)?\\{[^}]*(?<![\\w$])${id}(?![\\w$])[^}]*\\}|\\bexport\\s*\\*\\s*as\\s+${id}(?![\\w$])`);
+  return listed.test(text);
 }
 
 /** The process-wide graph: one per process, shared by every lint (CLI, worker thread or language server). */

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clearResolutions, resolveImport } from '../../../src/core/modules/module-resolution.js';
-import { projectGraph } from '../../../src/core/modules/module-graph.js';
+import { projectGraph, textMayExport } from '../../../src/core/modules/module-graph.js';
 import { findings, project, type Project } from './project-helpers.js';
 
 let current: Project | undefined;
@@ -137,5 +137,53 @@ export async function close(id: string) {
     expect(findings(result.get('src/jobs/close.ts'))).toEqual(['7 fencelint/require-fence-condition']);
     const used = projectGraph.dependenciesOf(join(current.root, 'src/jobs/close.ts')).map((f) => f.slice(current!.root.length + 1));
     expect(used.some((f) => f.includes('part'))).toBe(false);
+  });
+
+  it('members that only use a name the barrel also exports (a shared logger) are not read when that name is imported', async () => {
+    const files: Record<string, string> = {};
+    const members: string[] = [];
+    for (let i = 0; i < 120; i++) {
+      files[`src/kit/part${i}.ts`] = `import { logger } from './logger';\nexport const label${i} = (v: unknown) => { logger.info(String(v)); return v; };\n`;
+      members.push(`export * from './part${i}';`);
+    }
+    files['src/kit/logger.ts'] = `import { format } from 'node:util';\nexport const logger = { info: (m: string) => console.log(format('%s', m)) };\n`;
+    files['src/kit/lease.ts'] = `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+
+export async function withLease<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  return redlock.using([key], 5000, async () => fn());
+}
+`;
+    files['src/kit/index.ts'] = [...members, "export * from './logger';", "export * from './lease';", ''].join('\n');
+    files['src/jobs/close.ts'] = `import { Pool } from 'pg';
+import { logger, withLease } from '../kit';
+const pool = new Pool();
+
+export async function close(id: string) {
+  logger.info('closing');
+  await withLease(\`close:\${id}\`, async () => {
+    await pool.query('UPDATE books SET closed = true WHERE id = $1', [id]);
+  });
+}
+`;
+    current = project(files);
+    const result = await current.lint('src/jobs/close.ts');
+    expect(findings(result.get('src/jobs/close.ts'))).toEqual(['8 fencelint/require-fence-condition']);
+    const used = projectGraph.dependenciesOf(join(current.root, 'src/jobs/close.ts')).map((f) => f.slice(current!.root.length + 1));
+    expect(used.some((f) => f.includes('part'))).toBe(false);
+  });
+});
+
+describe('textMayExport', () => {
+  it('reads declarations, export lists and whole-module re-exports; a name only used does not count', () => {
+    expect(textMayExport('export const logger = {};', 'logger')).toBe(true);
+    expect(textMayExport('export async function withLease() {}', 'withLease')).toBe(true);
+    expect(textMayExport('export abstract class Runner {}', 'Runner')).toBe(true);
+    expect(textMayExport('const a = 1;\nexport {\n  a as logger,\n};', 'logger')).toBe(true);
+    expect(textMayExport("export * as jobs from './jobs';", 'jobs')).toBe(true);
+    expect(textMayExport("export * from './other';", 'logger')).toBe(true);
+    expect(textMayExport('module.exports = { logger };', 'logger')).toBe(true);
+    expect(textMayExport("import { logger } from './logger';\nexport const loggerName = logger.name;", 'logger')).toBe(false);
+    expect(textMayExport("import { logger } from './logger';\nexport { loggerName };", 'logger')).toBe(false);
   });
 });
