@@ -1216,6 +1216,27 @@ export async function upload(key: string, body: string, etag: string) {
       errors: [{ messageId: 'missingFenceNoToken', line: 7, suggestions: [] }],
     },
     {
+      name: 'ClickHouse mutations sent with command() under a lock are unfenced; inserts, reads and table creation are not writes',
+      code: `import Redlock from 'redlock';
+import { createClient } from '@clickhouse/client';
+const clickhouse = createClient({ url: 'http://localhost:8123' });
+const redlock = new Redlock([]);
+export async function purgeProject(projectId: string, table: string) {
+  await redlock.using(['purge:' + projectId], 60000, async () => {
+    await clickhouse.command({ query: 'ALTER TABLE events DELETE WHERE project_id = {p:String}', query_params: { p: projectId } });
+    await clickhouse.command({ query: \`DELETE FROM \${table} WHERE project_id = {p:String}\`, query_params: { p: projectId } });
+    await clickhouse.command({ query: 'CREATE TABLE IF NOT EXISTS purge_log (id String) ENGINE = MergeTree ORDER BY id' });
+    await clickhouse.insert({ table: 'purge_log', values: [{ id: projectId }], format: 'JSONEachRow' });
+    await clickhouse.query({ query: 'SELECT count() FROM events' });
+  });
+}
+`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 8, suggestions: [] },
+      ],
+    },
+    {
       name: "a method of a same-file class called on an instance makes the write",
       code: `import Redlock from 'redlock';
 import { Pool } from 'pg';

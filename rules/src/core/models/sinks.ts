@@ -21,16 +21,17 @@
  * say where their filter and values live (`writes[].filter` / `values`); read and judged by
  * the generic filter reader, with the model's `fence` template as the suggestion.
  */
-export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb' | 'redis' | 'http' | 's3';
+export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb' | 'redis' | 'http' | 's3' | 'clickhouse';
 
 export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
 
 /**
  * How a write of this library states its condition, which names the judge that decides
  * "fenced" (`core/sinks/`): SQL text, a `.where(...)` chain, a filter object, a DynamoDB
- * `ConditionExpression`, a Redis script, a request header or body, an S3 precondition.
+ * `ConditionExpression`, a Redis script, a request header or body, an S3 precondition;
+ * `none`: the store has no conditional write at all (ClickHouse mutations), so every write is unfenced.
  */
-export type ConditionStyle = 'sql' | 'where-chain' | 'filter' | 'condition-expression' | 'script' | 'request' | 'precondition';
+export type ConditionStyle = 'sql' | 'where-chain' | 'filter' | 'condition-expression' | 'script' | 'request' | 'precondition' | 'none';
 
 /**
  * Where a part of a write lives in its call: the `arg`-th argument, or a property of it when
@@ -492,6 +493,25 @@ export const SINK_MODELS: readonly SinkModel[] = [
     // Non-2xx responses reject (axios `validateStatus` aside).
     result: { type: 'exception', names: ['AxiosError', 'HTTPError', 'RequestError'], codes: ['409', '412'] },
     fence: { compare: "'If-Match': {token}", store: "'Fence-Token': String({token})" },
+  },
+  {
+    // ClickHouse: `command` and `exec` send statements that return no rows (mutations, DDL, INSERT ...
+    // SELECT); `ALTER TABLE ... DELETE/UPDATE` and lightweight `DELETE` run asynchronously and cannot
+    // compare a stored value, so none is fenced. `insert` appends rows (like a plain SQL INSERT: not read).
+    id: 'clickhouse',
+    family: 'clickhouse',
+    packages: ['@clickhouse/client', '@clickhouse/client-web'],
+    clientExports: ['createClient'],
+    clientTypes: ['ClickHouseClient', 'NodeClickHouseClient', 'WebClickHouseClient'],
+    clientFactories: [],
+    clientCallbacks: [],
+    conditionStyle: 'none',
+    writes: [
+      { method: 'command', kind: 'update', values: { arg: 0, property: ['query'] } },
+      { method: 'exec', kind: 'update', values: { arg: 0, property: ['query'] } },
+    ],
+    result: { type: 'none' },
+    fence: { compare: '', store: '' },
   },
   {
     id: 's3',

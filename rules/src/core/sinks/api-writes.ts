@@ -1,9 +1,9 @@
 /**
- * Writes to Redis keys, HTTP resources and S3 objects made while a lock is held. Plain
- * commands cannot compare a token, so a Redis write is fenced only through a script (which
- * is not a plain write and is not read here); an HTTP write is fenced when it sends the token
- * (a fence or `If-Match` header, or the token in the body for the API to compare); an S3 put
- * when it is conditional (`IfMatch` / `IfNoneMatch`).
+ * Writes to Redis keys, HTTP resources, S3 objects and ClickHouse tables made while a lock is
+ * held. Plain commands cannot compare a token, so a Redis write is fenced only through a script
+ * (which is not a plain write and is not read here); an HTTP write is fenced when it sends the
+ * token (a fence or `If-Match` header, or the token in the body for the API to compare); an S3
+ * put when it is conditional (`IfMatch` / `IfNoneMatch`); a ClickHouse mutation never.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, constObjectBefore, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
@@ -11,7 +11,7 @@ import { sinkModel, type SinkModel } from '../models/sinks.js';
 import type { RedisScript } from './redis-scripts.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 
-export type ApiKind = 'redis' | 'http' | 's3';
+export type ApiKind = 'redis' | 'http' | 's3' | 'clickhouse';
 
 export interface ApiWrite {
   node: TSESTree.CallExpression | TSESTree.NewExpression;
@@ -30,6 +30,14 @@ const REDIS = sinkModel('redis');
 const FETCH = sinkModel('fetch');
 const AXIOS = sinkModel('axios');
 const S3 = sinkModel('s3');
+const CLICKHOUSE = sinkModel('clickhouse');
+const CLICKHOUSE_WRITES = new Set(CLICKHOUSE.writes.map((w) => w.method));
+/**
+ * Statements that change stored rows: mutations (`ALTER TABLE t DELETE/UPDATE`, partition drops),
+ * lightweight `DELETE`/`UPDATE`, `TRUNCATE`, `DROP TABLE`. Reads, DDL that creates, settings and
+ * plain `INSERT`s (appends, as in SQL) are not.
+ */
+const CLICKHOUSE_MUTATION = /^\s*(?:(?:DELETE|UPDATE|TRUNCATE)\b|DROP\s+(?:TABLE|PARTITION)\b|ALTER\s+TABLE\b[\s\S]*\b(?:DELETE|UPDATE|DROP\s+PARTITION|REPLACE\s+PARTITION)\b)/i;
 /** Redis commands that overwrite or remove state (the catalog's Redis writes), in either case. */
 const REDIS_OVERWRITES = new Set(REDIS.writes.map((w) => w.method.toLowerCase()));
 const HTTP_VERBS = new Set([...FETCH.writes, ...AXIOS.writes].map((w) => w.method.toLowerCase()));
@@ -59,6 +67,15 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     if (queuedAfterWrite(object)) return undefined;
     const key = node.arguments[0];
     return { node, api: 'redis', model: REDIS, keyText: key ? sourceText(key) : undefined };
+  }
+  // ClickHouse: client.command({ query }); a query built elsewhere (a parameter) may be any statement, so it counts.
+  if (object && CLICKHOUSE_WRITES.has(method)) {
+    const kind = receivers.kindOf(object);
+    if (kind?.type !== 'client' || kind.model.family !== 'clickhouse') return undefined;
+    const options = objectArgument(node, 0);
+    const query = propertyValue(options, /^query$/);
+    const text = query ? literalText(query) : undefined;
+    return text === undefined || CLICKHOUSE_MUTATION.test(text) ? { node, api: 'clickhouse', model: CLICKHOUSE, options } : undefined;
   }
   // fetch(url, { method: 'PUT', headers, body }).
   if (!object && method === 'fetch') {
@@ -142,6 +159,7 @@ function queuedAfterWrite(object: Node): boolean {
 /** Whether the request carries the token for the resource to compare. */
 export function apiWriteFenced(write: ApiWrite, isToken: (n: Node) => boolean, sourceText: (n: Node) => string): boolean {
   if (write.api === 'redis') return false; // scripts are judged by judgeRedisScript
+  if (write.api === 'clickhouse') return false; // no conditional writes
   if (write.api === 's3') return statesProperty(write.options, /^(?:IfMatch|IfNoneMatch)$/);
   const call = write.node as TSESTree.CallExpression;
   for (const p of headersOf(write.options)?.properties ?? []) {
@@ -161,4 +179,11 @@ function containsToken(node: Node, isToken: (n: Node) => boolean, sourceText: (n
   }
   if (n.type === AST_NODE_TYPES.CallExpression && calleeName(n) === 'stringify' && n.arguments[0]) return containsToken(n.arguments[0], isToken, sourceText);
   return /fenc/i.test(sourceText(n));
+}
+
+/** The text a literal or template spells, with each `${...}` as a blank (`ALTER TABLE ${table} DELETE` keeps its keywords). */
+function literalText(node: Node): string | undefined {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.quasis.map((q) => q.value.cooked ?? '').join(' x ');
+  return staticString(n);
 }
