@@ -318,6 +318,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         receivers.record(node);
         callees?.record(node);
         break;
+      case AST_NODE_TYPES.TSTypeAliasDeclaration:
+        receivers.record(node);
+        break;
       case AST_NODE_TYPES.CallExpression:
         calls.push(node);
         functions.record(node);

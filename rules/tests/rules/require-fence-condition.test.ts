@@ -1237,6 +1237,41 @@ export async function purgeProject(projectId: string, table: string) {
       ],
     },
     {
+      name: 'a ClickHouse client handed out by a same-file singleton manager (a method typed ReturnType<typeof createClient>)',
+      code: `import Redlock from 'redlock';
+import { createClient } from '@clickhouse/client';
+type AnalyticsClient = ReturnType<typeof createClient>;
+class AnalyticsClients {
+  private static instance: AnalyticsClients;
+  private readonly clients = new Map<string, AnalyticsClient>();
+  static getInstance(): AnalyticsClients {
+    if (!AnalyticsClients.instance) AnalyticsClients.instance = new AnalyticsClients();
+    return AnalyticsClients.instance;
+  }
+  getClient(url: string): AnalyticsClient {
+    if (!this.clients.has(url)) this.clients.set(url, createClient({ url }));
+    return this.clients.get(url)!;
+  }
+}
+const analytics = (url = 'http://localhost:8123') => AnalyticsClients.getInstance().getClient(url);
+const redlock = new Redlock([]);
+export async function runSql(query: string) {
+  await analytics().command({ query });
+}
+export async function expire(day: string) {
+  await redlock.using(['expire'], 60000, async () => {
+    await analytics().command({ query: 'ALTER TABLE sessions DELETE WHERE day < {d:Date}', query_params: { d: day } });
+    await runSql('ALTER TABLE spans DELETE WHERE 1');
+  });
+}
+`,
+      // The helper's write is reported where it is written, as for any same-file helper.
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 19, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 23, suggestions: [] },
+      ],
+    },
+    {
       name: "a method of a same-file class called on an instance makes the write",
       code: `import Redlock from 'redlock';
 import { Pool } from 'pg';

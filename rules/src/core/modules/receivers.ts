@@ -118,6 +118,8 @@ export class ReceiverTable {
   private readonly returnKinds = new Map<FunctionNode, ReceiverKind | null>();
   /** Same-file classes by name, for `class PrismaService extends PrismaClient`. */
   private readonly classes = new Map<string, TSESTree.ClassDeclaration | TSESTree.ClassExpression>();
+  /** Same-file type aliases by name, for `type Client = ReturnType<typeof createClient>`. */
+  private readonly typeAliases = new Map<string, TSESTree.TypeNode>();
   /** Calls with a callback argument, resolved after the walk: `$transaction(async (tx) => ...)`. */
   private readonly callbackCalls: TSESTree.CallExpression[] = [];
   typeResolver?: TypeResolver;
@@ -212,6 +214,9 @@ export class ReceiverTable {
         const key = receiverKey(node.callee);
         const fn = key ? this.functions.get(key) : undefined;
         if (fn) return this.returnKindOf(fn, depth + 1);
+        // `Manager.getInstance().getClient()`, `new Manager().getClient()`: a method of a same-file class's instance.
+        const classMethod = object && method ? this.instanceMethod(object, method) : undefined;
+        if (classMethod) return this.returnKindOf(classMethod, depth + 1);
         // `this.redisRepository.pipeline()`: a project wrapper's method named like a catalog client
         // factory (`pipeline`, `multi`, `connect`) hands out what its summary says; other method
         // calls are not asked (that would summarise every service a file touches).
@@ -281,6 +286,18 @@ export class ReceiverTable {
     if (annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier && annotation.typeName.name === 'Promise') {
       return this.kindOfType(annotation.typeArguments?.params[0], depth);
     }
+    if (annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier && depth <= MAX_RESOLVE_DEPTH) {
+      const name = annotation.typeName.name;
+      const argument = annotation.typeArguments?.params[0];
+      // `Awaited<T>`; `ReturnType<typeof createClient>`: what calling the factory gives.
+      if (name === 'Awaited' && !this.imports.get(name)) return this.kindOfType(argument, depth + 1);
+      if (name === 'ReturnType' && !this.imports.get(name) && argument?.type === AST_NODE_TYPES.TSTypeQuery && argument.exprName.type === AST_NODE_TYPES.Identifier) {
+        const factory = this.imports.get(argument.exprName.name);
+        return factory ? kindOfBinding(factory, this.catalog) : undefined;
+      }
+      const alias = this.typeAliases.get(name);
+      if (alias) return this.kindOfType(alias, depth + 1);
+    }
     const binding = resolveTypeAnnotation(annotation, this.imports);
     if (!binding) {
       if (annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier) return this.kindOfClass(annotation.typeName.name, depth + 1);
@@ -293,6 +310,27 @@ export class ReceiverTable {
       if (model) return { type: 'lockObject', model };
     }
     return kind;
+  }
+
+  /**
+   * Method `method` of the same-file class an expression is an instance of: `new Manager()`, or a
+   * static accessor of the class that hands out its instance (`Manager.getInstance()`, `Manager.shared`),
+   * the singleton shape that owns a project's clients.
+   */
+  private instanceMethod(object: Node, method: string): FunctionNode | undefined {
+    const o = unwrap(object);
+    let cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined;
+    if (o.type === AST_NODE_TYPES.NewExpression && o.callee.type === AST_NODE_TYPES.Identifier) cls = this.classes.get(o.callee.name);
+    else {
+      const accessor = o.type === AST_NODE_TYPES.CallExpression ? unwrap(o.callee) : o;
+      if (accessor.type === AST_NODE_TYPES.MemberExpression && accessor.object.type === AST_NODE_TYPES.Identifier) {
+        const owner = this.classes.get(accessor.object.name);
+        const name = memberName(accessor);
+        if (owner && name && owner.body.body.some((m) => (m.type === AST_NODE_TYPES.MethodDefinition || m.type === AST_NODE_TYPES.PropertyDefinition) && m.static && m.key.type === AST_NODE_TYPES.Identifier && m.key.name === name && handsOutInstance(m, owner))) cls = owner;
+      }
+    }
+    const found = cls?.body.body.find((m): m is TSESTree.MethodDefinition => m.type === AST_NODE_TYPES.MethodDefinition && !m.static && m.kind === 'method' && m.key.type === AST_NODE_TYPES.Identifier && m.key.name === method);
+    return found?.value.type === AST_NODE_TYPES.FunctionExpression ? found.value : undefined;
   }
 
   /** A same-file class that extends a client (`class PrismaService extends PrismaClient`) is that client. */
@@ -388,6 +426,10 @@ export class ReceiverTable {
         if (node.arguments.some((a) => isFunctionNode(a))) this.callbackCalls.push(node);
         return;
       }
+      case AST_NODE_TYPES.TSTypeAliasDeclaration: {
+        this.typeAliases.set(node.id.name, node.typeAnnotation);
+        return;
+      }
       case AST_NODE_TYPES.TSParameterProperty: {
         const param = node.parameter;
         if (param.type !== AST_NODE_TYPES.Identifier) return;
@@ -427,6 +469,31 @@ export class ReceiverTable {
       if (param?.type === AST_NODE_TYPES.Identifier && !this.kinds.has(param.name)) this.kinds.set(param.name, clientKind(model));
     }
   }
+}
+
+/**
+ * A static member that hands out the class's instance: typed as the class, a field holding one,
+ * or a method returning `new C()` or a static field (`return Manager.instance`, `this.instance`).
+ */
+function handsOutInstance(member: TSESTree.MethodDefinition | TSESTree.PropertyDefinition, cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
+  const className = cls.id?.name;
+  if (!className) return false;
+  const namesClass = (t: TSESTree.TypeNode | undefined) => t?.type === AST_NODE_TYPES.TSTypeReference && t.typeName.type === AST_NODE_TYPES.Identifier && t.typeName.name === className;
+  if (member.type === AST_NODE_TYPES.PropertyDefinition) {
+    const value = member.value && unwrap(member.value);
+    return namesClass(member.typeAnnotation?.typeAnnotation) || (value?.type === AST_NODE_TYPES.NewExpression && value.callee.type === AST_NODE_TYPES.Identifier && value.callee.name === className);
+  }
+  const fn = member.value;
+  if (namesClass(fn.returnType?.typeAnnotation)) return true;
+  if (fn.body?.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const returns: TSESTree.ReturnStatement[] = [];
+  collectReturns(fn.body, returns);
+  return returns.length > 0 && returns.every((r) => {
+    const value = r.argument && unwrap(r.argument);
+    if (!value) return false;
+    if (value.type === AST_NODE_TYPES.NewExpression) return value.callee.type === AST_NODE_TYPES.Identifier && value.callee.name === className;
+    return value.type === AST_NODE_TYPES.MemberExpression && (value.object.type === AST_NODE_TYPES.ThisExpression || (value.object.type === AST_NODE_TYPES.Identifier && value.object.name === className));
+  });
 }
 
 function collectReturns(node: Node, out: TSESTree.ReturnStatement[]): void {
