@@ -1216,6 +1216,33 @@ export async function upload(key: string, body: string, etag: string) {
       errors: [{ messageId: 'missingFenceNoToken', line: 7, suggestions: [] }],
     },
     {
+      name: 'S3 deletes under a lock: v3 commands, the aggregated v3 client and the v2 client; reads are not writes',
+      code: `import Redlock from 'redlock';
+import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, S3, S3Client } from '@aws-sdk/client-s3';
+import { S3 as LegacyS3 } from 'aws-sdk';
+const client = new S3Client({});
+const aggregated = new S3({});
+const legacy = new LegacyS3();
+const redlock = new Redlock([]);
+export async function sweep(bucket: string, keys: string[]) {
+  await redlock.using(['sweep:' + bucket], 30000, async () => {
+    await client.send(new GetObjectCommand({ Bucket: bucket, Key: keys[0] }));
+    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keys[0] }));
+    await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })) } }));
+    await aggregated.deleteObject({ Bucket: bucket, Key: keys[1] });
+    await legacy.deleteObjects({ Bucket: bucket, Delete: { Objects: [] } }).promise();
+    await aggregated.getObject({ Bucket: bucket, Key: keys[2] });
+  });
+}
+`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 11, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 12, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 13, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 14, suggestions: [] },
+      ],
+    },
+    {
       name: 'ClickHouse mutations sent with command() under a lock are unfenced; inserts, reads and table creation are not writes',
       code: `import Redlock from 'redlock';
 import { createClient } from '@clickhouse/client';

@@ -516,6 +516,8 @@ export const SINK_MODELS: readonly SinkModel[] = [
   {
     id: 's3',
     family: 's3',
+    // v3 commands sent with `client.send(new PutObjectCommand(...))`; the aggregated v3 `S3` client has
+    // the same operations as methods (`s3.deleteObject({...})`).
     packages: ['@aws-sdk/client-s3'],
     clientExports: ['S3Client', 'S3'],
     clientTypes: ['S3Client', 'S3'],
@@ -525,8 +527,29 @@ export const SINK_MODELS: readonly SinkModel[] = [
     writes: [
       { method: 'PutObjectCommand', kind: 'replace' },
       { method: 'CopyObjectCommand', kind: 'replace' },
+      // A late delete removes the object a newer holder wrote (or deletes what it still needs).
+      { method: 'DeleteObjectCommand', kind: 'delete' },
+      { method: 'DeleteObjectsCommand', kind: 'delete' },
+      { method: 'putObject', kind: 'replace' },
+      { method: 'copyObject', kind: 'replace' },
+      { method: 'deleteObject', kind: 'delete' },
+      { method: 'deleteObjects', kind: 'delete' },
     ],
     result: { type: 'exception', names: ['PreconditionFailed', 'S3ServiceException'], codes: ['PreconditionFailed', '412'] },
+    fence: { compare: 'IfMatch: {token}', store: '' },
+  },
+  {
+    // aws-sdk v2: `new S3()` of `import { S3 } from 'aws-sdk'`, its operations as methods (`s3.deleteObject(params).promise()`).
+    id: 's3-v2',
+    family: 's3',
+    packages: ['aws-sdk', 'aws-sdk/clients/s3'],
+    clientExports: ['S3'],
+    clientTypes: ['S3'],
+    clientFactories: [],
+    clientCallbacks: [],
+    conditionStyle: 'precondition',
+    writes: ['putObject', 'copyObject', 'deleteObject', 'deleteObjects'].map((method) => ({ method, kind: method.startsWith('delete') ? ('delete' as const) : ('replace' as const) })),
+    result: { type: 'exception', names: ['PreconditionFailed'], codes: ['PreconditionFailed', '412'] },
     fence: { compare: 'IfMatch: {token}', store: '' },
   },
 ];

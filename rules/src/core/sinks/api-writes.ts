@@ -3,7 +3,7 @@
  * held. Plain commands cannot compare a token, so a Redis write is fenced only through a script
  * (which is not a plain write and is not read here); an HTTP write is fenced when it sends the
  * token (a fence or `If-Match` header, or the token in the body for the API to compare); an S3
- * put when it is conditional (`IfMatch` / `IfNoneMatch`); a ClickHouse mutation never.
+ * put or delete when it is conditional (`IfMatch` / `IfNoneMatch`); a ClickHouse mutation never.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, constObjectBefore, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
@@ -41,7 +41,9 @@ const CLICKHOUSE_MUTATION = /^\s*(?:(?:DELETE|UPDATE|TRUNCATE)\b|DROP\s+(?:TABLE
 /** Redis commands that overwrite or remove state (the catalog's Redis writes), in either case. */
 const REDIS_OVERWRITES = new Set(REDIS.writes.map((w) => w.method.toLowerCase()));
 const HTTP_VERBS = new Set([...FETCH.writes, ...AXIOS.writes].map((w) => w.method.toLowerCase()));
-const S3_COMMANDS = new Set(S3.writes.map((w) => w.method));
+/** v3 command classes (`new DeleteObjectCommand(input)`) and client methods (`s3.deleteObject(input)`). */
+const S3_COMMANDS = new Set(S3.writes.map((w) => w.method).filter((m) => /^[A-Z]/.test(m)));
+const S3_METHODS = new Set(S3.writes.map((w) => w.method).filter((m) => /^[a-z]/.test(m)));
 const FENCE_HEADER = /fenc|if-match|generation|epoch|lease|token/i;
 /** bluebird's `promisifyAll` adds `<command>Async` to every method of a callback client. */
 const PROMISIFIED_SUFFIX = /(?<=[a-z])Async$/;
@@ -67,6 +69,11 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     if (queuedAfterWrite(object)) return undefined;
     const key = node.arguments[0];
     return { node, api: 'redis', model: REDIS, keyText: key ? sourceText(key) : undefined };
+  }
+  // S3 operations as methods of a client resolved through its import (v3 `S3`, v2 `aws-sdk/clients/s3`).
+  if (object && S3_METHODS.has(method)) {
+    const kind = receivers.kindOf(object);
+    return kind?.type === 'client' && kind.model.family === 's3' ? { node, api: 's3', model: S3, options: objectArgument(node, 0) } : undefined;
   }
   // ClickHouse: client.command({ query }); a query built elsewhere (a parameter) may be any statement, so it counts.
   if (object && CLICKHOUSE_WRITES.has(method)) {
