@@ -1342,6 +1342,18 @@ export class Parcels {
 }`,
     },
     {
+      name: 'a lease row checked in JS but taken over with its expiry compared in the UPDATE itself (one atomic step)',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export async function acquire(name: string, holder: string) {
+  const { rows } = await pool.query('SELECT holder, expires_at, NOW() AS now FROM job_leases WHERE name = $1', [name]);
+  const lease = rows[0];
+  if (lease && lease.holder !== holder && lease.expires_at > lease.now) return false;
+  const taken = await pool.query("UPDATE job_leases SET holder = $1, expires_at = NOW() + interval '30 seconds' WHERE name = $2 AND (holder = $1 OR expires_at <= NOW())", [holder, name]);
+  return taken.rowCount === 1;
+}`,
+    },
+    {
       name: 'a cooldown compared with the clock outside any lock-taking function is not a lease',
       code: `export class Reminders {
   constructor(private readonly users: any) {}
@@ -1365,6 +1377,25 @@ export class Parcels {
   }
 }`,
       errors: [{ messageId: 'storedTokenCheck', line: 7 }],
+    },
+    {
+      name: 'a lease row read with the database clock (SELECT NOW() AS now), its expiry compared in JS, then refreshed by id alone',
+      code: `import { Pool } from 'pg';
+const pool = new Pool();
+export class LeaseTable {
+  private async read(name: string): Promise<{ holder: string | null; expires_at: Date | null; now: Date } | undefined> {
+    const { rows } = await pool.query('SELECT holder, expires_at, NOW() AS now FROM job_leases WHERE name = $1', [name]);
+    return rows[0];
+  }
+  async acquire(name: string, holder: string, seconds: number) {
+    const lease = await this.read(name);
+    if (!lease) return;
+    const takeable = lease.holder === holder || (lease.expires_at !== null && lease.expires_at <= lease.now);
+    if (!takeable) throw new Error('held by another worker');
+    await pool.query("UPDATE job_leases SET holder = $1, expires_at = NOW() + ($2 || ' seconds')::interval WHERE name = $3", [holder, seconds, name]);
+  }
+}`,
+      errors: [{ messageId: 'storedTokenCheck', line: 13 }],
     },
   ],
 });

@@ -52,6 +52,8 @@ export interface Check {
    * write then stores that field (optimistic concurrency); `token !== provided` alone is auth.
    */
   needsStore?: boolean;
+  /** A lease kept by hand: the check guards taking it, so an update of a lock table's row counts as its write. */
+  takesLease?: boolean;
 }
 
 
@@ -100,6 +102,7 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
       if (node.range[0] < check.node.range[1] || !inRegions(node, check.regions)) continue;
       const write = writeAt(node);
       if (!write) continue;
+      if (write.leaseRow && !check.takesLease) continue;
       if (check.kind === 'storedToken' && !relevant(check, write)) continue;
       if (check.needsStore && !stores(write, check.field)) continue;
       if (write.carriesComparison(check.field)) {

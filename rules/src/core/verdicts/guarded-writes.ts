@@ -13,6 +13,7 @@ import { KEY_VALUE_WRITE_METHOD, RECORD_READ_METHOD, RECORD_SAVE_METHOD, REDIS_W
 import { judgeObjectWrite, readObjectWrite } from '../sinks/object-writes.js';
 import { keyText, type RedisLockKeys } from '../locks/redis-locks.js';
 import { isProtectedWrite, judgeWrite, readSqlCall } from '../sinks/sql-writes.js';
+import { isLockTable } from '../models/lock-tables.js';
 
 export type WriteSink = 'sql' | 'knex' | 'object' | 'redis';
 
@@ -27,6 +28,11 @@ export interface GuardedWrite {
   carriesComparison(field: string | undefined): boolean;
   /** Columns or properties the write stores. */
   stores: string[];
+  /**
+   * An update of a lock table's row (a lease refreshed or taken over): not a protected write, but
+   * the second step of a lease taken by hand after a check of that row's fields in JavaScript.
+   */
+  leaseRow?: boolean;
 }
 
 
@@ -103,12 +109,17 @@ export function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplat
   }
   const call = readSqlCall(node, sourceCode, undefined, analysis.receivers.catalog);
   if (!call) return undefined;
-  const statements = call.source.analysis.statements.filter(isProtectedWrite);
+  let statements = call.source.analysis.statements.filter(isProtectedWrite);
+  let leaseRow = false;
+  if (statements.length === 0) {
+    statements = call.source.analysis.statements.filter((s) => s.kind === 'update' && isLockTable(s.table));
+    leaseRow = statements.length > 0;
+  }
   if (statements.length === 0) return undefined;
   return {
-    node, sink: 'sql', target: statements[0].table, receiver, stores: statements.flatMap((s) => s.assignments.map((a) => a.column)),
+    node, sink: 'sql', target: statements[0].table, receiver, stores: statements.flatMap((s) => s.assignments.map((a) => a.column)), leaseRow,
     carriesComparison: (field) =>
-      statements.every((s) => judgeWrite(s, call, { isTokenValue: isToken }).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length > 0))),
+      statements.every((s) => judgeWrite(s, call, { isTokenValue: isToken }).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length + c.value.functions.length > 0))),
   };
 }
 

@@ -122,14 +122,15 @@ function statementOf(node: Node): TSESTree.Statement | undefined {
 
 /**
  * The guards a check expression drives: directly (`if (check)`), or through a variable it is
- * stored in (`const ok = check; if (!ok) throw ...`).
+ * stored in, alone or with other conditions (`const ok = check; if (!ok) throw ...`,
+ * `const canRefresh = isOwner && (force || check); if (!canRefresh) continue`).
  */
 export function guardsOf(check: Node, sourceCode: SourceCode, hops = 0): Guard[] {
   const direct = deciding(check);
   if (direct) return [direct];
   if (hops >= MAX_HOPS) return [];
   let current: Node = check;
-  while (current.parent && (current.parent.type === AST_NODE_TYPES.AwaitExpression || current.parent.type === AST_NODE_TYPES.UnaryExpression || current.parent.type === AST_NODE_TYPES.TSAsExpression)) current = current.parent;
+  while (current.parent && (current.parent.type === AST_NODE_TYPES.AwaitExpression || current.parent.type === AST_NODE_TYPES.UnaryExpression || current.parent.type === AST_NODE_TYPES.TSAsExpression || current.parent.type === AST_NODE_TYPES.LogicalExpression)) current = current.parent;
   const parent = current.parent;
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current && parent.id.type === AST_NODE_TYPES.Identifier) {
     const guards: Guard[] = [];

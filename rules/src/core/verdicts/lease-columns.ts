@@ -30,9 +30,16 @@ function dotted(node: Node): string | undefined {
   return undefined;
 }
 
-/** `Date.now()`, `new Date()`, `new Date().getTime()`: a reading of the wall clock. */
+/**
+ * A record field that holds the database's clock, read with the row (`SELECT expires_at, NOW() AS now`):
+ * comparing another field with it is the same check as comparing with `Date.now()`.
+ */
+const DATABASE_NOW_FIELD = /^(?:now|db_?now|current_?time(?:stamp)?|server_?time)$/i;
+
+/** `Date.now()`, `new Date()`, `new Date().getTime()`: a reading of the wall clock; `row.now`: the database's. */
 export function isClockReading(node: Node): boolean {
   const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.MemberExpression && !n.computed && n.object.type !== AST_NODE_TYPES.ThisExpression && DATABASE_NOW_FIELD.test(memberName(n) ?? '')) return true;
   if (n.type === AST_NODE_TYPES.NewExpression) return dotted(n.callee) === 'Date' && n.arguments.length === 0;
   if (n.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = unwrap(n.callee);
@@ -86,7 +93,7 @@ export function leaseColumnChecks(sourceCode: SourceCode, out: Check[]): string[
     if (!field) return;
     if (!TAKING_FUNCTION.test(functionName(enclosingFunction(node)) ?? '') && !LOCK_KEY_NAME.test(field) && !/(?:claim|lease|lock)/i.test(field)) return;
     for (const guard of guardsOf(node, sourceCode)) {
-      out.push({ kind: 'storedToken', node, regions: guard.regions, field, needsStore: true });
+      out.push({ kind: 'storedToken', node, regions: guard.regions, field, needsStore: true, takesLease: true });
       fields.add(field);
     }
   });
