@@ -258,6 +258,17 @@ function isConstantValue(node: Node): boolean {
   return n.type === AST_NODE_TYPES.Literal || (n.type === AST_NODE_TYPES.TemplateLiteral && n.expressions.length === 0);
 }
 
+/** Every method a lock model acquires with or makes a lock object with, per list of models. */
+const lockMethodsOf = new WeakMap<readonly LockModel[], ReadonlySet<string>>();
+function lockMethodNames(models: readonly LockModel[]): ReadonlySet<string> {
+  let names = lockMethodsOf.get(models);
+  if (!names) {
+    names = new Set(models.flatMap((m) => [...m.acquire, ...m.acquireWithCallback.map((c) => c.method), ...m.lockFactory, ...m.objectAcquire, ...m.objectAcquireWithCallback.map((c) => c.method)]));
+    lockMethodsOf.set(models, names);
+  }
+  return names;
+}
+
 /** What lock, if any, this call takes. */
 function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
   const method = calleeName(call);
@@ -288,7 +299,9 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   if (advisory) return { library: 'pg-advisory-lock', advice: ADVISORY_LOCK_ADVICE, advisory };
 
   if (object) {
-    const kind = input.receivers.kindOf(object);
+    // Only a method named like an acquire is worth asking the module graph what a receiver is.
+    const lockish = lockMethodNames(input.receivers.models).has(method) || WITH_LOCK_FUNCTION.test(method) || CUSTOM_CALLBACK_ACQUIRE.test(method) || CUSTOM_AUTHORITY_ACQUIRE.test(method);
+    const kind = lockish ? input.receivers.kindOf(object) : input.receivers.knownKindOf(object);
     if (kind?.type === 'local' || kind?.type === 'knex') return undefined;
     if (!kind && input.isInProcessLock?.(object)) return undefined;
     if (kind?.type === 'authority') {

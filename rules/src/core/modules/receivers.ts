@@ -113,6 +113,12 @@ function redisBatchRoot(node: Node): TSESTree.CallExpression | undefined {
 
 export class ReceiverTable {
   private readonly kinds = new Map<string, ReceiverKind>();
+  /**
+   * Variables bound to a call of a project function (`const logger = getLogger('x')`): what they
+   * hold is asked of the module graph only when something uses them as a receiver, so the lint's
+   * module bound is not spent on every helper a file happens to call at its top.
+   */
+  private readonly pending = new Map<string, () => ReceiverKind | undefined>();
   /** Same-file functions by name (`getClient`, `this.db`), to see what they return. */
   private readonly functions = new Map<string, FunctionNode>();
   private readonly returnKinds = new Map<FunctionNode, ReceiverKind | null>();
@@ -155,11 +161,50 @@ export class ReceiverTable {
   }
 
   set(key: string, kind: ReceiverKind): void {
+    this.pending.delete(key);
     this.kinds.set(key, kind);
   }
 
   get(key: string): ReceiverKind | undefined {
-    return this.kinds.get(key);
+    return this.lookup(key);
+  }
+
+  /** While set, deferred project calls stay unresolved (see `knownKindOf`). */
+  private deferring = false;
+
+  /**
+   * What a receiver is as far as the file already knows, without asking the module graph about a
+   * variable bound to a project call: for questions most calls answer no to (is `logger.info(...)`
+   * a lock acquire?), which would otherwise summarise every helper module the file calls.
+   */
+  knownKindOf(node: Node): ReceiverKind | undefined {
+    this.deferring = true;
+    try {
+      return this.kindOf(node);
+    } finally {
+      this.deferring = false;
+    }
+  }
+
+  /** The kind recorded for a key, resolving a deferred project call on first use. */
+  private lookup(key: string): ReceiverKind | undefined {
+    const known = this.kinds.get(key);
+    if (known || this.deferring) return known;
+    const resolve = this.pending.get(key);
+    if (!resolve) return undefined;
+    this.pending.delete(key);
+    const kind = resolve();
+    if (kind) this.kinds.set(key, kind);
+    return kind;
+  }
+
+  /** `getLogger('x')`, `await getClient()`: a call of a function imported from a module that is not a library. */
+  private callsProjectFunction(init: Node): boolean {
+    if (!this.importedCallKind) return false;
+    const call = unwrap(init);
+    if (call.type !== AST_NODE_TYPES.CallExpression || call.callee.type !== AST_NODE_TYPES.Identifier) return false;
+    const binding = resolveImported(call.callee, this.imports);
+    return binding !== undefined && kindOfBinding(binding, this.catalog) === undefined;
   }
 
   /** The kind a created value has: `new Redlock()`, `createClient()`, `client.lock('x')`, `knex({...})`, `getRepository(User)`. */
@@ -239,7 +284,7 @@ export class ReceiverTable {
   kindOf(node: Node, depth = 0): ReceiverKind | undefined {
     const key = receiverKey(node);
     if (key !== undefined) {
-      const kind = this.declaredKind(key) ?? this.kinds.get(key);
+      const kind = this.declaredKind(key) ?? this.lookup(key);
       if (kind) return kind;
     }
     const created = this.kindOfCreation(node, depth);
@@ -380,8 +425,14 @@ export class ReceiverTable {
           this.functions.set(node.id.name, unwrap(node.init) as FunctionNode);
           return;
         }
-        const kind = (node.init && this.kindOfCreation(node.init)) ?? this.kindOfType(node.id.typeAnnotation?.typeAnnotation);
-        if (kind) this.kinds.set(node.id.name, kind);
+        const init = node.init;
+        const annotation = node.id.typeAnnotation?.typeAnnotation;
+        if (init && this.callsProjectFunction(init)) {
+          this.pending.set(node.id.name, () => this.kindOfCreation(init) ?? this.kindOfType(annotation));
+          return;
+        }
+        const kind = (init && this.kindOfCreation(init)) ?? this.kindOfType(annotation);
+        if (kind) this.set(node.id.name, kind);
         return;
       }
       case AST_NODE_TYPES.AssignmentExpression: {
@@ -466,7 +517,7 @@ export class ReceiverTable {
       if (!model || !model.clientCallbacks.includes(method)) continue;
       const callback = call.arguments.find((a) => isFunctionNode(a)) as FunctionNode | undefined;
       const param = callback?.params[0];
-      if (param?.type === AST_NODE_TYPES.Identifier && !this.kinds.has(param.name)) this.kinds.set(param.name, clientKind(model));
+      if (param?.type === AST_NODE_TYPES.Identifier && !this.lookup(param.name)) this.kinds.set(param.name, clientKind(model));
     }
   }
 }

@@ -157,6 +157,49 @@ export async function readStatus(projectId: string): Promise<string | undefined>
   }, 60_000);
 });
 
+describe('helpers a file calls at its top', () => {
+  it('a logger made by a project function whose module reaches more modules than one lint may read is read last: the write under the lock is found', async () => {
+    const files: Record<string, string> = {};
+    const calls: string[] = [];
+    const imports: string[] = [];
+    for (let i = 0; i < 110; i++) {
+      files[`src/log/format${i}.ts`] = `import { format } from 'node:util';\nexport const format${i} = (v: unknown) => format('%s', v);\n`;
+      imports.push(`import { format${i} } from './format${i}';`);
+      calls.push(`format${i}(name);`);
+    }
+    files['src/log/index.ts'] = `${imports.join('\n')}
+export function getLogger(name: string) {
+  ${calls.join('\n  ')}
+  return { info: (line: string) => console.log(name, line) };
+}
+`;
+    files['src/books.ts'] = `import { Pool } from 'pg';
+const pool = new Pool();
+export async function closeBook(id: string) {
+  await pool.query('UPDATE books SET closed = true WHERE id = $1', [id]);
+}
+`;
+    files['src/close.ts'] = `import Redlock from 'redlock';
+import { getLogger } from './log';
+import { closeBook } from './books';
+const logger = getLogger('close');
+const redlock = new Redlock([]);
+export async function close(id: string) {
+  logger.info('closing ' + id);
+  const lock = await redlock.acquire(['close:' + id], 5000);
+  try {
+    await closeBook(id);
+  } finally {
+    await lock.release();
+  }
+}
+`;
+    current = project(files);
+    const result = await current.lint('src/close.ts');
+    expect(findings(result.get('src/close.ts'))).toEqual(['10 fencelint/require-fence-condition']);
+  }, 60_000);
+});
+
 describe('static facades in other modules', () => {
   const storage = `import Redis from 'ioredis';
 
