@@ -471,6 +471,21 @@ export async function job(key: string, me: string) {
   await redis.del(\`lock:\${key}\`);
 }`,
     },
+    {
+      name: 'a liveness heartbeat SET to the current time under a lock is not state a late holder could make stale',
+      code: `import Redis from 'ioredis';
+import Redlock from 'redlock';
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+export async function drain(queue: string) {
+  await redlock.using(['drain:' + queue], 30000, async () => {
+    await redis.set('drain:heartbeat', Date.now().toString());
+    await redis.set('drain:started', new Date().toISOString(), 'EX', 600);
+    await redis.hset('drain:beats', queue, \`\${Date.now()}\`);
+  });
+}
+`,
+    },
   ],
   invalid: [
     {
@@ -1214,6 +1229,25 @@ export async function upload(key: string, body: string, etag: string) {
 }
 `,
       errors: [{ messageId: 'missingFenceNoToken', line: 7, suggestions: [] }],
+    },
+    {
+      name: 'a time read before the work and stored after it is state, not a heartbeat',
+      code: `import Redis from 'ioredis';
+import Redlock from 'redlock';
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+export async function drain(queue: string, since: number) {
+  await redlock.using(['drain:' + queue], 30000, async () => {
+    const cursor = Date.now();
+    await redis.set('drain:cursor', String(cursor));
+    await redis.set('drain:since', since);
+  });
+}
+`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 8, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 9, suggestions: [] },
+      ],
     },
     {
       name: 'S3 deletes under a lock: v3 commands, the aggregated v3 client and the v2 client; reads are not writes',

@@ -48,6 +48,23 @@ const FENCE_HEADER = /fenc|if-match|generation|epoch|lease|token/i;
 /** bluebird's `promisifyAll` adds `<command>Async` to every method of a callback client. */
 const PROMISIFIED_SUFFIX = /(?<=[a-z])Async$/;
 
+/** Where the one stored value is, for Redis commands that store one (`SET k v`, `SETEX k ttl v`, `HSET k f v`). */
+const CLOCK_VALUE_ARG: Readonly<Record<string, number>> = { set: 1, setex: 2, psetex: 2, hset: 2 };
+
+/** `Date.now()`, `new Date()`, and those as text (`.toString()`, `.toISOString()`, `String(...)`, a template): the current time. */
+function isCurrentTime(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.expressions.length === 1 && n.quasis.every((q) => q.value.cooked === '') && isCurrentTime(n.expressions[0]);
+  if (n.type === AST_NODE_TYPES.NewExpression) return n.callee.type === AST_NODE_TYPES.Identifier && n.callee.name === 'Date' && n.arguments.length === 0;
+  if (n.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(n.callee);
+  if (callee.type === AST_NODE_TYPES.Identifier) return callee.name === 'String' && !!n.arguments[0] && n.arguments[0].type !== AST_NODE_TYPES.SpreadElement && isCurrentTime(n.arguments[0]);
+  if (callee.type !== AST_NODE_TYPES.MemberExpression) return false;
+  const method = calleeName(n);
+  if (method === 'now' && callee.object.type === AST_NODE_TYPES.Identifier && callee.object.name === 'Date') return true;
+  return /^(?:toString|toISOString|toJSON|getTime|valueOf)$/.test(method ?? '') && n.arguments.length === 0 && isCurrentTime(callee.object);
+}
+
 /** The Redis command a method sends: `hsetAsync` is `hset`. */
 export function redisCommandOf(method: string): string {
   return method.replace(PROMISIFIED_SUFFIX, '').toLowerCase();
@@ -67,6 +84,10 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     if (hasNx || /^setnx$/i.test(redisCommandOf(method))) return undefined;
     // `multi().srem(...).hset(...).exec()`: one transaction, one write, read at its first command.
     if (queuedAfterWrite(object)) return undefined;
+    // A heartbeat: the value is the clock read as the command is sent, so a late write is still true.
+    const valueIndex = CLOCK_VALUE_ARG[redisCommandOf(method)];
+    const value = valueIndex === undefined ? undefined : node.arguments[valueIndex];
+    if (value && value.type !== AST_NODE_TYPES.SpreadElement && isCurrentTime(value)) return undefined;
     const key = node.arguments[0];
     return { node, api: 'redis', model: REDIS, keyText: key ? sourceText(key) : undefined };
   }
