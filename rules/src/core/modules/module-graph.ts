@@ -6,11 +6,12 @@
  *
  * Work is lazy and bounded: a module is read only when a file that passed the lock-word gate
  * calls into it, and each lint uses at most `MAX_MODULES` summaries (built now or cached), `MAX_DEPTH`
- * imports deep, from files of at most `MAX_FILE_BYTES`, within `BUILD_BUDGET_MS`. What falls
+ * imports deep, from files of at most `MAX_FILE_BYTES`, within `BUILD_BUDGET_MS` of CPU time. What falls
  * outside is unknown, and the analysis then reads the call as it would without the graph.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { ImportBinding } from './imports.js';
 import { clearResolutions, resolveImport } from './module-resolution.js';
@@ -24,9 +25,22 @@ export const MAX_FILE_BYTES = 512 * 1024;
 /**
  * A guard against pathological trees only, far above what the count and size bounds allow in
  * practice: a tighter one would make findings depend on the machine's load, and a lint in CI,
- * in the editor and under `--concurrency` must give the same answer.
+ * in the editor and under `--concurrency` must give the same answer. Counted in this process's
+ * CPU time (see `budgetClock`), so a busy machine does not shorten it.
  */
 export const BUILD_BUDGET_MS = 15_000;
+
+/**
+ * Milliseconds of CPU time this process has spent: the lint's own work, however many other
+ * processes share the machine (on a loaded CI runner wall time ran out before the module bound
+ * did, and the same file gave fewer findings). In a worker thread (`--concurrency`) the process's
+ * CPU time also counts the other workers, so wall time is used there.
+ */
+function budgetClock(): number {
+  if (!isMainThread) return Date.now();
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 /** Re-export hops followed for one name (`export * from` chains, barrels of barrels). */
 export const MAX_REEXPORT_HOPS = 64;
 
@@ -80,7 +94,7 @@ export class ModuleGraph {
 
   /** A view for linting `file` (an absolute path), with a fresh budget. */
   viewFor(file: string, settingsKey: string, summarizer: Summarizer): ProjectView {
-    const budget = { id: nextBudgetId++, deadline: Date.now() + BUILD_BUDGET_MS, reached: new Set<string>() };
+    const budget = { id: nextBudgetId++, deadline: budgetClock() + BUILD_BUDGET_MS, reached: new Set<string>() };
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, 0);
     this.used.set(file, view.used);
     return view;
@@ -234,7 +248,7 @@ export class ModuleGraph {
       cached.checkedIn = budget.id;
       return this.admit(file, settingsKey, budget) ? cached : undefined;
     }
-    if (depth > MAX_DEPTH || budget.reached.size >= MAX_MODULES || Date.now() > budget.deadline) return undefined;
+    if (depth > MAX_DEPTH || budget.reached.size >= MAX_MODULES || budgetClock() > budget.deadline) return undefined;
     budget.reached.add(file);
     const stamp = this.stampOf(file);
     const base = { stamp: stamp?.stamp ?? '', dependencies: new Map<string, string>(), complete: true, budgetId: budget.id };
