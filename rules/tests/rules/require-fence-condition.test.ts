@@ -1277,7 +1277,7 @@ export async function sweep(bucket: string, keys: string[]) {
       ],
     },
     {
-      name: 'ClickHouse mutations sent with command() under a lock are unfenced; inserts, reads and table creation are not writes',
+      name: 'ClickHouse mutations sent with command() under a lock are unfenced, also when a same-file function builds the text; inserts (into a table or an s3() export), reads and table creation are not writes',
       code: `import Redlock from 'redlock';
 import { createClient } from '@clickhouse/client';
 const clickhouse = createClient({ url: 'http://localhost:8123' });
@@ -1289,12 +1289,19 @@ export async function purgeProject(projectId: string, table: string) {
     await clickhouse.command({ query: 'CREATE TABLE IF NOT EXISTS purge_log (id String) ENGINE = MergeTree ORDER BY id' });
     await clickhouse.insert({ table: 'purge_log', values: [{ id: projectId }], format: 'JSONEachRow' });
     await clickhouse.query({ query: 'SELECT count() FROM events' });
+    await clickhouse.command({ query: exportDay(projectId) });
+    await clickhouse.command({ query: purgeDay(projectId) });
   });
 }
+function exportDay(projectId: string): string {
+  return \`INSERT INTO FUNCTION s3('https://exports.example/\${projectId}.json', 'JSONEachRow') SELECT * FROM events WHERE project_id = '\${projectId}'\`;
+}
+const purgeDay = (projectId: string) => \`ALTER TABLE events DELETE WHERE project_id = '\${projectId}'\`;
 `,
       errors: [
         { messageId: 'missingFenceNoToken', line: 7, suggestions: [] },
         { messageId: 'missingFenceNoToken', line: 8, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 13, suggestions: [] },
       ],
     },
     {

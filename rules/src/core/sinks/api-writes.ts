@@ -6,7 +6,7 @@
  * put or delete when it is conditional (`IfMatch` / `IfNoneMatch`); a ClickHouse mutation never.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, constObjectBefore, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constObjectBefore, isFunctionNode, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { sinkModel, type SinkModel } from '../models/sinks.js';
 import type { RedisScript } from './redis-scripts.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
@@ -102,8 +102,8 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     if (kind?.type !== 'client' || kind.model.family !== 'clickhouse') return undefined;
     const options = objectArgument(node, 0);
     const query = propertyValue(options, /^query$/);
-    const text = query ? literalText(query) : undefined;
-    return text === undefined || CLICKHOUSE_MUTATION.test(text) ? { node, api: 'clickhouse', model: CLICKHOUSE, options } : undefined;
+    const texts = query ? statementTexts(query) : undefined;
+    return texts === undefined || texts.some((t) => CLICKHOUSE_MUTATION.test(t)) ? { node, api: 'clickhouse', model: CLICKHOUSE, options } : undefined;
   }
   // fetch(url, { method: 'PUT', headers, body }).
   if (!object && method === 'fetch') {
@@ -207,6 +207,62 @@ function containsToken(node: Node, isToken: (n: Node) => boolean, sourceText: (n
   }
   if (n.type === AST_NODE_TYPES.CallExpression && calleeName(n) === 'stringify' && n.arguments[0]) return containsToken(n.arguments[0], isToken, sourceText);
   return /fenc/i.test(sourceText(n));
+}
+
+/**
+ * The statement texts an expression can be: a literal or template, or what a function of the same
+ * file that builds it returns (`command({ query: exportSql(day) })`); undefined when any is unknown.
+ */
+function statementTexts(node: Node): string[] | undefined {
+  const n = unwrap(node);
+  const text = literalText(n);
+  if (text !== undefined) return [text];
+  if (n.type !== AST_NODE_TYPES.CallExpression || n.callee.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const builder = topLevelFunction(n, n.callee.name);
+  if (!builder) return undefined;
+  if (builder.body.type !== AST_NODE_TYPES.BlockStatement) {
+    const own = literalText(builder.body);
+    return own === undefined ? undefined : [own];
+  }
+  const texts: string[] = [];
+  let unknown = false;
+  walkReturns(builder.body, (argument) => {
+    const own = argument ? literalText(argument) : undefined;
+    if (own === undefined) unknown = true;
+    else texts.push(own);
+  });
+  return unknown || texts.length === 0 ? undefined : texts;
+}
+
+/** A function declared (or bound to a `const`) at the top of the file that holds `from`. */
+function topLevelFunction(from: Node, name: string): FunctionNode | undefined {
+  let program: Node = from;
+  while (program.parent) program = program.parent;
+  if (program.type !== AST_NODE_TYPES.Program) return undefined;
+  for (const statement of program.body) {
+    const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration && statement.declaration ? statement.declaration : statement;
+    if (declaration.type === AST_NODE_TYPES.FunctionDeclaration && declaration.id?.name === name) return declaration;
+    if (declaration.type !== AST_NODE_TYPES.VariableDeclaration || declaration.kind !== 'const') continue;
+    for (const d of declaration.declarations) {
+      if (d.id.type === AST_NODE_TYPES.Identifier && d.id.name === name && d.init && isFunctionNode(unwrap(d.init))) return unwrap(d.init) as FunctionNode;
+    }
+  }
+  return undefined;
+}
+
+/** Each `return` of a function body, not of the functions nested in it. */
+function walkReturns(node: Node, visit: (argument: Node | null) => void): void {
+  if (isFunctionNode(node)) return;
+  if (node.type === AST_NODE_TYPES.ReturnStatement) {
+    visit(node.argument);
+    return;
+  }
+  for (const key of Object.keys(node) as (keyof typeof node)[]) {
+    if (key === 'parent') continue;
+    const child = node[key] as unknown;
+    if (Array.isArray(child)) for (const c of child) if (c && typeof (c as Node).type === 'string') walkReturns(c as Node, visit);
+    if (child && typeof (child as Node).type === 'string') walkReturns(child as Node, visit);
+  }
 }
 
 /** The text a literal or template spells, with each `${...}` as a blank (`ALTER TABLE ${table} DELETE` keeps its keywords). */
