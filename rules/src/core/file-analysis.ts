@@ -603,6 +603,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
 function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionIndex, calls: readonly TSESTree.CallExpression[]): Set<FunctionNode> {
   const helpers = new Set<FunctionNode>();
   for (const site of acquires) {
+    if (site.handedOver) continue;
     let fn = enclosingFunction(site.node);
     // The lock of a returned wrapper (`return (...args) => withLock(..., () => method(...args))`).
     if (fn && fn.parent?.type === AST_NODE_TYPES.ReturnStatement) fn = enclosingFunction(fn) ?? fn;

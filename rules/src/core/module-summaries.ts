@@ -427,7 +427,7 @@ class ModuleSummarizer implements ModuleBuilder {
     if (fields.size === 0) return undefined;
     for (const site of analysis.acquires) {
       const owner = enclosingFunction(site.node);
-      if (!owner || !contains(node.body, site.node) || contains(ctor, site.node)) continue;
+      if (site.handedOver || !owner || !contains(node.body, site.node) || contains(ctor, site.node)) continue;
       for (const call of analysis.calls) {
         if (!contains(site.range, call) || !contains(node.body, call)) continue;
         const callee = unwrap(call.callee);
@@ -623,7 +623,8 @@ class ModuleSummarizer implements ModuleBuilder {
     const returned = this.returnsOf(fn).map((r) => this.returnedFunction(r, fn)).filter((r): r is FunctionNode => r !== undefined);
     for (const site of analysis.acquires) {
       const owner = enclosingFunction(site.node);
-      if (owner !== fn && !returned.some((r) => r === owner)) continue;
+      // A lock handed to this function and released here was taken by a caller: no acquire for callers.
+      if (site.handedOver || (owner !== fn && !returned.some((r) => r === owner))) continue;
       const common = {
         library: site.library,
         label: site.origin?.label ?? site.label,
@@ -765,7 +766,7 @@ class ModuleSummarizer implements ModuleBuilder {
    */
   private wrappedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
     for (const site of analysis.acquires) {
-      if (enclosingFunction(site.node) === fn || site.callbackArgument || !contains(fn.body, site.node) || !this.runsInline(site.node, fn)) continue;
+      if (site.handedOver || enclosingFunction(site.node) === fn || site.callbackArgument || !contains(fn.body, site.node) || !this.runsInline(site.node, fn)) continue;
       for (const call of analysis.calls) {
         if (call.range[0] <= site.node.range[1] || !contains(fn.body, call) || !this.runsInline(call, fn)) continue;
         const index = this.directParam(call.callee, fn);
@@ -940,7 +941,7 @@ class ModuleSummarizer implements ModuleBuilder {
       if (!out.some((r) => r.by === release.by && r.arg === release.arg)) out.push(release);
     };
     const releaseNamed = RELEASE_FUNCTION.test(name.split('.').pop() ?? name);
-    const moduleLocks = analysis.acquires.length > 0;
+    const moduleLocks = analysis.acquires.some((site) => !site.handedOver);
     for (const call of analysis.calls) {
       if (!contains(fn.body, call)) continue;
       const method = calleeName(call) ?? '';

@@ -39,6 +39,7 @@ import { readCheckedSet, readSetNx, setNxPurpose } from './redis-locks.js';
 import { leaseRowTaken } from './lease-rows.js';
 import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, shorten } from '../message-text.js';
+import { handedOverSections } from './handed-over.js';
 
 export interface AcquireSite {
   id: number;
@@ -81,6 +82,8 @@ export interface AcquireSite {
    * receiver key of that connection here. Writes on it commit with the lock held.
    */
   lockedSession?: { key: string; scope: 'transaction' | 'session' };
+  /** The lock was taken elsewhere and handed to this function, which releases it (`node` is that release). */
+  handedOver?: boolean;
 }
 
 const NO_OVERWRITE_OPTION = /^(?:canOverride|canOverwrite|overwrite|override|replace|replaceExisting)$/i;
@@ -598,6 +601,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const end = release ? release.range[0] : bodyRange(scope)[1];
     sites.push({ ...base, id: sites.length, range: [call.range[1], end], release });
   }
+  sites.push(...handedOverSections(input, sites).map((site) => ({ ...site, id: -1 })));
   // Source order, numbered in it.
   return sites.sort((a, b) => a.node.range[0] - b.node.range[0]).map((site, id) => ({ ...site, id }));
 }
