@@ -234,6 +234,16 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const functionNodes: FunctionNode[] = [];
 
   let scripts: RedisScriptCommands = new Map();
+  // A lock taken through a helper (`this.claim(doc)`) has no key at its call site; a plain SET of
+  // the key the file's SET NX lease takes (`this.keyFor(doc)` in the renewal timer) renews or
+  // takes over that lock, it writes nothing the lock protects.
+  let lockKeys: RedisLockKeys | undefined;
+  const isOwnLockKey = (key: Node): boolean => {
+    lockKeys ??= new RedisLockKeys(calls, sourceCode);
+    const site = lockKeys.setNxOf(key);
+    return !!site && (builtKey(key) || enclosingFunction(site.call) === enclosingFunction(key));
+  };
+
   const readWrite: FileAnalysis['readWrite'] = (node, judge = {}) =>
     readWriteAt(node, {
       receivers,
@@ -241,6 +251,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       isTokenValue: judge.isTokenValue ?? ((n) => tracer.isToken(n)),
       isNonTokenValue: judge.isNonTokenValue ?? ((n) => tracer.isNonToken(n)),
       earlier: judge.earlier ?? [],
+      isOwnLockKey,
       scripts,
     });
   let tracer = new TokenTracer(sourceCode, functions, [], { imports, catalog });
@@ -447,16 +458,6 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     return undefined;
   };
 
-  // A lock taken through a helper (`this.claim(doc)`) has no key at its call site; a plain SET of
-  // the key the file's SET NX lease takes (`this.keyFor(doc)` in the renewal timer) renews or
-  // takes over that lock, it writes nothing the lock protects.
-  let lockKeys: RedisLockKeys | undefined;
-  const isOwnLockKey = (key: Node): boolean => {
-    lockKeys ??= new RedisLockKeys(calls, sourceCode);
-    const site = lockKeys.setNxOf(key);
-    return !!site && (builtKey(key) || enclosingFunction(site.call) === enclosingFunction(key));
-  };
-
   const writes: WriteSite[] = [];
   const sqlCalls: FileAnalysis['sqlCalls'] = [];
   const receivedWrites: ReceivedWriteSite[] = [];
@@ -547,8 +548,22 @@ const REDIS = sinkModel('redis');
  * where it is the same variable, so it is compared within one function.
  */
 function builtKey(key: Node): boolean {
-  const k = unwrap(key);
+  let k = unwrap(key);
+  // `const redisKey = this.keyFor(id)`: the name stands for the key it is bound to.
+  if (k.type === AST_NODE_TYPES.Identifier) k = constInit(k) ?? k;
   return k.type === AST_NODE_TYPES.CallExpression || (k.type === AST_NODE_TYPES.TemplateLiteral && k.expressions.length > 0) || (k.type === AST_NODE_TYPES.BinaryExpression && k.operator === '+');
+}
+
+/** The initializer of a `const` declared in an enclosing block of `id`. */
+function constInit(id: TSESTree.Identifier): Node | undefined {
+  for (let scope: Node | undefined = id.parent; scope; scope = scope.parent) {
+    if (scope.type !== AST_NODE_TYPES.BlockStatement && scope.type !== AST_NODE_TYPES.Program) continue;
+    for (const statement of scope.body) {
+      if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') continue;
+      for (const d of statement.declarations) if (d.id.type === AST_NODE_TYPES.Identifier && d.id.name === id.name && d.init) return unwrap(d.init);
+    }
+  }
+  return undefined;
 }
 
 /** The write a node makes, if it is one of the sinks, judged for a fence. */

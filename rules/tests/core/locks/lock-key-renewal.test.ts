@@ -82,4 +82,75 @@ export async function refresh(name: string, value: string) {
     const results = await current.lint('cache.ts');
     expect(findings(results.get('cache.ts'))).toEqual(['10 fencelint/require-fence-condition']);
   });
+
+  it('a claim replaced by its value through a key bound to a const, in another module: no finding', async () => {
+    current = project({
+      'claims.ts': `import Redis from 'ioredis';
+
+export class Claims {
+  private redis = new Redis();
+
+  private keyFor(job: string) {
+    return 'claim:' + job;
+  }
+
+  async claim(job: string, owner: string) {
+    const claimKey = this.keyFor(job);
+    return this.redis.set(claimKey, 'pending:' + owner, 'PX', 10000, 'NX');
+  }
+
+  async settle(job: string, result: string) {
+    const claimKey = this.keyFor(job);
+    await this.redis.set(claimKey, result, 'PX', 60000);
+  }
+}
+`,
+      'runner.ts': `import { Claims } from './claims';
+
+const claims = new Claims();
+
+export async function run(job: string, owner: string, work: () => Promise<string>) {
+  const locked = await claims.claim(job, owner);
+  if (locked !== 'OK') return;
+  await claims.settle(job, await work());
+}
+`,
+    });
+    const results = await current.lint('runner.ts', 'claims.ts');
+    expect(findings(results.get('runner.ts'))).toEqual([]);
+    expect(findings(results.get('claims.ts'))).toEqual([]);
+  });
+
+  it('another key written through the same claim is still reported at the call', async () => {
+    current = project({
+      'claims.ts': `import Redis from 'ioredis';
+
+export class Claims {
+  private redis = new Redis();
+
+  async claim(job: string, owner: string) {
+    const claimKey = 'claim:' + job;
+    return this.redis.set(claimKey, owner, 'PX', 10000, 'NX');
+  }
+
+  async settle(job: string, result: string) {
+    const resultKey = 'result:' + job;
+    await this.redis.set(resultKey, result);
+  }
+}
+`,
+      'runner.ts': `import { Claims } from './claims';
+
+const claims = new Claims();
+
+export async function run(job: string, owner: string, work: () => Promise<string>) {
+  const locked = await claims.claim(job, owner);
+  if (locked !== 'OK') return;
+  await claims.settle(job, await work());
+}
+`,
+    });
+    const results = await current.lint('runner.ts');
+    expect(findings(results.get('runner.ts'))).toEqual(['8 fencelint/require-fence-condition']);
+  });
 });
