@@ -39,7 +39,7 @@ export default createRule<[], MessageIds>({
           const site = analysis.writes.find((w) => isWriteOf(finding, w.node));
           // A check-then-write never compares in the write itself, so the suggestion always adds the condition.
           // The field the code compared is the one to compare in the write (a version compared for equality is not fenced by `<`).
-          const field = finding.field && !/version|rev/i.test(finding.field) && finding.kind === 'storedToken' ? finding.field : undefined;
+          const field = finding.field && !/version|rev/i.test(finding.field) && finding.kind === 'storedToken' && !finding.alsoUnfenced ? finding.field : undefined;
           const suggestion = site && !site.fenced ? fenceSuggestion(analysis, site, sourceCode, undefined, field) : undefined;
           const data = {
             write: site ? describeWrite(site).what : 'This write',

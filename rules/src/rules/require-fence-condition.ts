@@ -56,12 +56,12 @@ export default createRule<Options, MessageIds>({
         const analysis = getFileAnalysis(context);
         if (analysis.writes.length === 0 && analysis.receivedWrites.length === 0) return;
         const { sourceCode } = context;
-        // A write guarded by an earlier, separate check is one finding: no-check-then-write's.
+        // A write guarded by an earlier, separate check of its token or lease is one finding: no-check-then-write's.
         const findings = checkThenWritesOf(analysis, sourceCode);
         const all: Array<WriteSite | ReceivedWriteSite> = [...analysis.writes, ...analysis.receivedWrites];
         const column = inferTokenColumn(all) ?? options.tokenColumn ?? analysis.tokenColumn;
         for (const write of all) {
-          if (write.fenced || findings.some((f) => isWriteOf(f, write.node))) continue;
+          if (write.fenced || findings.some((f) => !f.alsoUnfenced && isWriteOf(f, write.node))) continue;
           const acquire = 'acquire' in write ? write.acquire : undefined;
           const received = 'received' in write ? write.received : undefined;
           const reportedLine = write.node.loc.start.line;

@@ -1399,3 +1399,69 @@ export class LeaseTable {
     },
   ],
 });
+
+// Optimistic concurrency in two steps: the newest version of a record is read and its id compared
+// with the one the caller saw, under a lock; the write that follows is a separate statement.
+ruleTester.run('no-check-then-write: the latest version compared in application code', rule, {
+  valid: [
+    {
+      name: 'the current user compared with a parameter is an authorisation check, not a version',
+      code: `${redlockPg}
+async function getCurrentUser(token: string) {
+  return (await pool.query('SELECT id FROM users WHERE session = $1', [token])).rows[0];
+}
+export async function rename(token: string, userId: string, name: string) {
+  await redlock.using(['user:' + userId], 5000, async () => {
+    const current = await getCurrentUser(token);
+    if (current.id !== userId) throw new Error('forbidden');
+    await pool.query('UPDATE users SET name = $1 WHERE id = $2', [name, userId]);
+  });
+}`,
+    },
+    {
+      name: 'the same comparison with no lock held: the rule leaves plain optimistic code alone',
+      code: `${pg}
+async function latestRevision(docId: string) {
+  return (await pool.query('SELECT id FROM revisions WHERE doc_id = $1 ORDER BY created_at DESC LIMIT 1', [docId])).rows[0];
+}
+export async function publish(docId: string, revisionId: string) {
+  const latest = await latestRevision(docId);
+  if (latest.id !== revisionId) throw new Error('outdated');
+  await pool.query('UPDATE documents SET published_revision = $1 WHERE id = $2', [revisionId, docId]);
+}`,
+    },
+    {
+      name: 'a comparison that only logs guards nothing',
+      code: `${redlockPg}
+async function latestRevision(docId: string) {
+  return (await pool.query('SELECT id FROM revisions WHERE doc_id = $1 ORDER BY created_at DESC LIMIT 1', [docId])).rows[0];
+}
+export async function publish(docId: string, revisionId: string) {
+  await redlock.using(['doc:' + docId], 5000, async () => {
+    const latest = await latestRevision(docId);
+    if (latest.id !== revisionId) console.warn('publishing an older revision');
+    await pool.query('UPDATE documents SET published_revision = $1 WHERE id = $2', [revisionId, docId]);
+  });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the latest revision id compared with the caller\'s under redlock, then the publish UPDATE',
+      code: `${redlockPg}
+async function latestRevision(docId: string) {
+  return (await pool.query('SELECT id FROM revisions WHERE doc_id = $1 ORDER BY created_at DESC LIMIT 1', [docId])).rows[0];
+}
+export async function publish(docId: string, revisionId: string) {
+  await redlock.using(['doc:' + docId], 5000, async () => {
+    const latest = await latestRevision(docId);
+    if (latest.id !== revisionId) throw new Error('outdated');
+    await pool.query('UPDATE documents SET published_revision = $1 WHERE id = $2', [revisionId, docId]);
+    await pool.query('UPDATE documents SET published_at = now() WHERE id = $1', [docId]);
+  });
+}`,
+      // Only the first write after the comparison: the one the check was made for.
+      errors: [{ messageId: 'storedTokenCheck', line: 13 }],
+    },
+  ],
+});

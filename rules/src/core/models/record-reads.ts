@@ -46,3 +46,18 @@ export const TOKEN_READER_NAME = /^(?:get|read|load|fetch|select|find|lookup|que
 
 /** Methods that write back a record fetched earlier: Mongoose `doc.save()`, Sequelize `row.update({...})`, TypeORM `repo.save(entity)`. */
 export const RECORD_SAVE_METHOD = /^(?:save|update|destroy|remove|increment)$/;
+
+/**
+ * Reads of the newest version of a record, by the name of the read or of its result:
+ * `getLatestExecutionSnapshot(...)`, `const current = await findCurrentRevision(...)`.
+ */
+export const LATEST_RECORD_NAME = /latest|current|newest|mostRecent|most_recent|^head|Head(?:[A-Z]|$)/i;
+
+/** Records that are versions of something: a snapshot, a revision, a generation, a checkpoint. */
+export const VERSIONED_RECORD_NAME = /snapshot|version|revision|generation|epoch|checkpoint|commit/i;
+
+/** The field of such a record that names the version: its own id, or a version number. */
+export const RECORD_IDENTITY_FIELD = /^(?:id|_id|uuid|etag|version|revision|rev|seq|sequence|generation|epoch)$/i;
+
+/** What the caller saw of it, by the parameter's name: `snapshotId`, `expectedVersion`, `baseRevision`. */
+export const SEEN_VERSION_NAME = /^(?:id|version|revision|etag)$|(?:Id|ID|Version|Revision|Etag|ETag)$/;

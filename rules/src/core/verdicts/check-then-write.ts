@@ -22,6 +22,7 @@ import { camel } from '../sinks/object-writes.js';
 import { RedisLockKeys } from '../locks/redis-locks.js';
 import { storedTokenChecks } from './stored-token-reads.js';
 import { leaseColumnChecks } from './lease-columns.js';
+import { expectedVersionChecks } from './expected-version-checks.js';
 
 export type { GuardedWrite, WriteSink } from './guarded-writes.js';
 
@@ -34,6 +35,8 @@ export interface CheckThenWrite {
   write: GuardedWrite;
   /** The stored field that was compared, for stored-token checks. */
   field?: string;
+  /** The compared value is no fence token: the write's missing fence is a finding of its own. */
+  alsoUnfenced?: boolean;
 }
 
 export interface Check {
@@ -54,6 +57,12 @@ export interface Check {
   needsStore?: boolean;
   /** A lease kept by hand: the check guards taking it, so an update of a lock table's row counts as its write. */
   takesLease?: boolean;
+  /** Only writes made under a lock count (the check alone says too little). */
+  inSectionOnly?: boolean;
+  /** Calls to project functions that write (another module's store or repository) count as writes. */
+  throughCalls?: boolean;
+  /** See `CheckThenWrite.alsoUnfenced`. */
+  alsoUnfenced?: boolean;
 }
 
 
@@ -84,6 +93,7 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
   storedTokenChecks(analysis, sourceCode, locks, checks);
   validityChecks(analysis, sourceCode, locks, checks);
   leaseColumnChecks(sourceCode, checks);
+  expectedVersionChecks(analysis, sourceCode, checks);
   if (checks.length === 0) return [];
 
   const writeCache = new Map<Node, GuardedWrite | null>();
@@ -100,9 +110,10 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
   for (const check of checks) {
     for (const node of candidates) {
       if (node.range[0] < check.node.range[1] || !inRegions(node, check.regions)) continue;
-      const write = writeAt(node);
+      const write = writeAt(node) ?? (check.throughCalls ? callWriteAt(analysis, node) : undefined);
       if (!write) continue;
       if (write.leaseRow && !check.takesLease) continue;
+      if (check.inSectionOnly && !analysis.sectionOf(node)) continue;
       if (check.kind === 'storedToken' && !relevant(check, write)) continue;
       if (check.needsStore && !stores(write, check.field)) continue;
       if (write.carriesComparison(check.field)) {
@@ -110,11 +121,18 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
         continue;
       }
       const previous = found.get(write.node);
-      if (!previous || previous.check.range[0] < check.node.range[0]) found.set(write.node, { kind: check.kind, check: check.node, write, field: check.field });
+      if (!previous || previous.check.range[0] < check.node.range[0]) found.set(write.node, { kind: check.kind, check: check.node, write, field: check.field, alsoUnfenced: check.alsoUnfenced });
       if (check.firstOnly) break;
     }
   }
   return [...found.values()].filter((f) => !serializable(f.write.node, sourceCode)).sort((a, b) => a.write.node.range[0] - b.write.node.range[0]);
+}
+
+/** A call under a lock to a project function that writes (`this.store.completeRun(...)`), as a guarded write. */
+function callWriteAt(analysis: FileAnalysis, node: Node): GuardedWrite | undefined {
+  const site = analysis.writes.find((w) => w.sink === 'call' && w.node === node);
+  if (!site || site.sink !== 'call' || node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  return { node, sink: 'call', stores: [], carriesComparison: () => site.fenced };
 }
 
 /**

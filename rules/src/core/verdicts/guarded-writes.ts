@@ -15,7 +15,7 @@ import { keyText, type RedisLockKeys } from '../locks/redis-locks.js';
 import { isProtectedWrite, judgeWrite, readSqlCall } from '../sinks/sql-writes.js';
 import { isLockTable } from '../models/lock-tables.js';
 
-export type WriteSink = 'sql' | 'knex' | 'object' | 'redis';
+export type WriteSink = 'sql' | 'knex' | 'object' | 'redis' | 'call';
 
 export interface GuardedWrite {
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
