@@ -1064,6 +1064,26 @@ class ModuleSummarizer implements ModuleBuilder {
     return 'function';
   }
 
+  /**
+   * `fn(this, tx)` on a function parameter, directly or through another method that does
+   * (`return this.storeFor(id).runInTransaction(id, fn)`): the callback gets this object back.
+   */
+  private selfToCallbackOf(fn: FunctionNode, analysis: FileAnalysis): FunctionSummary['selfToCallback'] {
+    for (const call of analysis.calls) {
+      if (!contains(fn.body, call)) continue;
+      const arg = this.directParam(call.callee, fn);
+      const param = call.arguments.findIndex((a) => unwrap(a).type === AST_NODE_TYPES.ThisExpression);
+      if (arg !== undefined && param >= 0) return { arg, param };
+    }
+    for (const call of analysis.calls) {
+      if (!contains(fn.body, call) || unwrap(call.callee).type !== AST_NODE_TYPES.MemberExpression) continue;
+      const inner = analysis.callees?.summaryOf(call)?.selfToCallback;
+      const handed = inner ? this.directParam(call.arguments[inner.arg], fn) : undefined;
+      if (inner && handed !== undefined) return { arg: handed, param: inner.param };
+    }
+    return undefined;
+  }
+
   private summarizeFunction(fn: FunctionNode, name: string): FunctionSummary {
     const memo = this.functionMemo.get(fn);
     const base: FunctionSummary = { name, at: locationOf(this.file, fn), params: fn.params.map(paramName), releases: [], writes: [], partial: false };
@@ -1083,6 +1103,7 @@ class ModuleSummarizer implements ModuleBuilder {
       summary.partial = partial;
       summary.returnsToken = this.returnsTokenOf(fn, analysis);
       summary.returnsReceiver = this.returnsOf(fn).map((r) => analysis.receivers.kindOf(r)).find((k) => k !== undefined);
+      summary.selfToCallback = this.selfToCallbackOf(fn, analysis);
       // An acquire that comes from a helper we could not read is unknown, not absent.
       if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;
     } catch {

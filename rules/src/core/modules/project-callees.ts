@@ -149,25 +149,48 @@ export class ProjectCallees {
       const binding = this.imports.get(n.name);
       if (binding) return this.view.exportOfBinding(binding);
       const instance = this.instances.get(n.name);
-      return instance ? this.view.instanceOfBinding(instance) : undefined;
+      if (instance) return this.view.instanceOfBinding(instance);
+      const self = this.handedSelf(n);
+      return self ? this.ownerOf(unwrap(self), how, depth + 1) : undefined;
     }
     if (n.type !== AST_NODE_TYPES.MemberExpression) return undefined;
     const name = memberName(n);
     if (!name) return undefined;
-    const object = unwrap(n.object);
-    let owner: ExportSummary | undefined;
+    return memberOf(this.ownerOf(unwrap(n.object), how, depth), name);
+  }
+
+  /** What the object of a member call is: an instance made here, the base class of `this`, an injected instance, an export. */
+  private ownerOf(object: Node, how: 'static' | 'instance', depth: number): ExportSummary | undefined {
     if (object.type === AST_NODE_TYPES.NewExpression) {
       const binding = resolveImported(object.callee, this.imports);
-      owner = binding ? asInstance(this.view.exportOfBinding(binding)) : undefined;
-    } else if (object.type === AST_NODE_TYPES.ThisExpression) {
-      const base = this.baseOf(n);
-      owner = base ? asInstance(this.view.exportOfBinding(base)) : undefined;
-    } else {
-      const key = receiverKey(object);
-      const instance = key ? this.instances.get(key) : undefined;
-      owner = instance ? this.view.instanceOfBinding(instance) : this.exportOfExpression(object, how, depth + 1);
+      return binding ? asInstance(this.view.exportOfBinding(binding)) : undefined;
     }
-    return memberOf(owner, name);
+    if (object.type === AST_NODE_TYPES.ThisExpression) {
+      const base = this.baseOf(object);
+      return base ? asInstance(this.view.exportOfBinding(base)) : undefined;
+    }
+    const key = receiverKey(object);
+    const instance = key ? this.instances.get(key) : undefined;
+    return instance ? this.view.instanceOfBinding(instance) : this.exportOfExpression(object, how, depth + 1);
+  }
+
+  /**
+   * A callback parameter that a unit of work fills with its own object
+   * (`this.store.runInTransaction(id, async (store, tx) => store.save(...))`): the receiver of that call.
+   */
+  private handedSelf(id: TSESTree.Identifier): Node | undefined {
+    for (let fn: Node | undefined = id.parent; fn; fn = fn.parent) {
+      if (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.FunctionDeclaration) continue;
+      const param = fn.params.findIndex((p) => p.type === AST_NODE_TYPES.Identifier && p.name === id.name);
+      if (param < 0) continue;
+      const call = fn.parent;
+      if (call?.type !== AST_NODE_TYPES.CallExpression) return undefined;
+      const callee = unwrap(call.callee);
+      const arg = call.arguments.indexOf(fn as TSESTree.CallExpressionArgument);
+      const self = this.summaryOf(call)?.selfToCallback;
+      return self && self.arg === arg && self.param === param && callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : undefined;
+    }
+    return undefined;
   }
 
   /**

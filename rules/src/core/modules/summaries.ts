@@ -107,6 +107,12 @@ export interface FunctionSummary {
   conditionFragment?: { tokenArg: number; column?: string };
   /** The function returns SQL text (built here, run elsewhere). */
   returnsSql?: string;
+  /**
+   * The function calls its function argument `arg` with the object it is a method of as that
+   * callback's parameter `param` (`runInTransaction(id, fn)` running `fn(this, tx)`): a unit of
+   * work that hands the callback the same store, bound to a transaction.
+   */
+  selfToCallback?: { arg: number; param: number };
   /** Computed on partial knowledge (recursion, a budget): callers fall back to what names say. */
   partial: boolean;
 }
@@ -157,7 +163,7 @@ export interface ModuleSummary {
 
 /** Whether a function summary says anything a caller must act on. */
 export function summaryMatters(summary: FunctionSummary): boolean {
-  return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.checksLease === true;
+  return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.checksLease === true || summary.selfToCallback !== undefined;
 }
 
 /**
@@ -173,7 +179,7 @@ export function mergeImplementations(classes: readonly ExportSummary[]): ExportS
     any = true;
     for (const [name, fn] of cls.methods) {
       const known = members.get(name);
-      if (!known || fn.writes.length > known.writes.length || (fn.acquire && !known.acquire)) members.set(name, fn);
+      if (!known || fn.writes.length > known.writes.length || (fn.acquire && !known.acquire) || (fn.selfToCallback && !known.selfToCallback && fn.writes.length === known.writes.length)) members.set(name, fn);
     }
   }
   return any ? { kind: 'object', members } : undefined;
