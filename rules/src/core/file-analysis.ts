@@ -25,7 +25,7 @@ import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { catalogFor, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
-import { definedCommands, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
+import { conditionOnArgument, definedCommands, onlyAddsIfAbsent, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
 import { sinkModel } from './models/sinks.js';
 import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
@@ -581,9 +581,16 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     }
     const script = readRedisScript(node, sourceCode, env.scripts);
     if (script) {
-      // Only a script that compares is a fence; one that only writes (a release, a renewal) is not read as a write.
       const verdict = judgeRedisScript(script, judge);
-      if (!verdict.tokenCompared) return undefined;
+      if (!verdict.tokenCompared) {
+        // A script that compares an owner or claim value with what is stored (compare-and-set, a
+        // release, a renewal) is the lock's own business; one that runs the catalog's Redis writes
+        // and compares nothing is a plain write (unless it only adds what is absent).
+        const { facts } = script;
+        const writes = facts.writes.filter((command) => REDIS.writes.some((w) => w.method.toLowerCase() === command));
+        if (writes.length === 0 || facts.equal.length > 0 || facts.ordered.length > 0 || conditionOnArgument(script.text) || onlyAddsIfAbsent(script.text, writes)) return undefined;
+        return { sink: 'api', node, write: { node, api: 'redis', model: REDIS, script }, verdict, fenced: false };
+      }
       return { sink: 'api', node, write: { node, api: 'redis', model: REDIS, script }, verdict, fenced: verdict.tokenStored };
     }
   }

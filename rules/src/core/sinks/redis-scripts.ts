@@ -143,3 +143,28 @@ export function judgeRedisScript(script: RedisScript, options: { isTokenValue(no
   if (cas) return { tokenCompared: true, tokenStored: true, column: cas.stored.key ? `KEYS[${cas.stored.key}]` : undefined, arg: cas.arg, key: cas.stored.key };
   return { tokenCompared: false, tokenStored: false };
 }
+
+/**
+ * Whether a condition of the script (`if`, `elseif`, `while`) reads an argument, directly or
+ * through a local bound from one (`local owner = ARGV[1]`): a comparison the script facts may
+ * not spell out (`tonumber(...)`, string functions). Such a script decides by what the caller
+ * passes, so it is not read as a plain write.
+ */
+export function conditionOnArgument(lua: string): boolean {
+  const derived = [...lua.matchAll(/\blocal\s+([A-Za-z_]\w*)\s*=[^\n]*\bARGV\s*\[/g)].map((m) => m[1]);
+  const names = new RegExp(`\\bARGV\\s*\\[${derived.map((n) => `|\\b${n}\\b`).join('')}`);
+  return lua.split('\n').some((line) => /^\s*(?:if|elseif|while|until)\b|\bthen\s*$/.test(line) && names.test(line));
+}
+
+/** Write commands that add only what is absent: a late run adds nothing a newer one wrote. */
+const IF_ABSENT_COMMAND = /^(?:setnx|hsetnx|sadd|pfadd)$/i;
+
+/**
+ * Whether every write of the script only adds what is not there yet (`HSETNX`, `SET … NX`,
+ * `ZADD … NX`, `SADD`): an enqueue-once or set-if-absent script, an idempotent insert that
+ * overwrites nothing.
+ */
+export function onlyAddsIfAbsent(lua: string, writes: readonly string[]): boolean {
+  const calls = [...lua.matchAll(/redis\.p?call\s*\(\s*['"]([\w.]+)['"]([^)]*)\)/g)].filter((m) => writes.includes(m[1].toLowerCase()));
+  return calls.length > 0 && calls.every((m) => IF_ABSENT_COMMAND.test(m[1]) || /['"]NX['"]/i.test(m[2]));
+}
