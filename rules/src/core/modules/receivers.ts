@@ -482,9 +482,11 @@ export class ReceiverTable {
         return;
       }
       case AST_NODE_TYPES.TSParameterProperty: {
-        const param = node.parameter;
+        // `private readonly db: Knex = defaultDb`: the annotation, else what the default creates.
+        const withDefault = node.parameter.type === AST_NODE_TYPES.AssignmentPattern ? node.parameter : undefined;
+        const param = withDefault ? withDefault.left : node.parameter;
         if (param.type !== AST_NODE_TYPES.Identifier) return;
-        const kind = this.kindOfType(param.typeAnnotation?.typeAnnotation);
+        const kind = this.kindOfType(param.typeAnnotation?.typeAnnotation) ?? (withDefault ? this.kindOf(withDefault.right) : undefined);
         if (kind) {
           this.kinds.set(`this.${param.name}`, kind);
           this.kinds.set(param.name, kind);

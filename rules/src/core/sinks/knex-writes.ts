@@ -41,6 +41,10 @@ export function readKnexWrite(call: TSESTree.CallExpression, receivers: Receiver
   let current: Node | undefined = linkObject(call);
   let table: string | undefined;
   let rootKnown = false;
+  // A table named at run time (`this.db(this.table)` in a generic repository) is still a write
+  // when the root is known to be knex by what it is, not by its name.
+  let rootResolved = false;
+  let tableGiven = false;
   while (current && current.type === AST_NODE_TYPES.CallExpression) {
     links.push(current);
     const callee = unwrap(current.callee);
@@ -49,16 +53,18 @@ export function readKnexWrite(call: TSESTree.CallExpression, receivers: Receiver
     if (callee.type === AST_NODE_TYPES.Identifier || calledMember || (callee.type === AST_NODE_TYPES.MemberExpression && ROOT_METHODS.has(calleeName(current) ?? '') && !(unwrap(callee.object).type === AST_NODE_TYPES.CallExpression))) {
       // Root: `knex('t')` or `knex.table('t')`.
       table = current.arguments[0] ? staticString(current.arguments[0]) : undefined;
+      tableGiven = current.arguments[0] !== undefined && current.arguments[0].type !== AST_NODE_TYPES.SpreadElement;
       const rootReceiver = callee.type === AST_NODE_TYPES.Identifier || calledMember ? callee : unwrap(callee.object);
       const kind = receivers.kindOf(rootReceiver);
       const key = receiverKey(rootReceiver) ?? '';
       // Resolved receivers decide; a name is the last resort for one that resolves to nothing.
       rootKnown = kind ? kind.type === 'knex' : KNEX.receiverNames!.test(key.split('.').pop() ?? '');
+      rootResolved = kind?.type === 'knex';
       break;
     }
     current = linkObject(current);
   }
-  if (!rootKnown || table === undefined) return undefined;
+  if (!rootKnown || (table === undefined && !(rootResolved && tableGiven))) return undefined;
   // Links after the terminal belong to the same query: `.merge().where(...)`, `.update(...).returning('*')`.
   let outer: Node = call;
   while (outer.parent?.type === AST_NODE_TYPES.MemberExpression && outer.parent.object === outer && outer.parent.parent?.type === AST_NODE_TYPES.CallExpression) {
