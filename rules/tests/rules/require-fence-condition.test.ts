@@ -2640,3 +2640,39 @@ end`),
     },
   ],
 });
+
+// Sorted sets.
+ruleTester.run('require-fence-condition', rule, {
+  valid: [
+    {
+      name: 'ZADD with GT or LT only moves a score one way, like $max; with NX it only adds',
+      code: `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+export async function record(board: string, player: string, points: number) {
+  if ((await redis.set(\`lock:\${board}\`, randomUUID(), 'PX', 5000, 'NX')) !== 'OK') return;
+  await redis.zadd(\`lb:\${board}\`, 'GT', points, player);
+  await redis.zadd(\`lb:\${board}:first\`, 'NX', points, player);
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'ZADD overwrites a member score: queued on a MULTI under a SET NX lock, and sent plainly',
+      code: `import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+export async function close(season: string, scores: { id: string; points: number }[]) {
+  if ((await redis.set(\`lock:\${season}\`, randomUUID(), 'PX', 5000, 'NX')) !== 'OK') return;
+  const tx = redis.multi();
+  for (const s of scores) tx.zadd(\`lb:\${season}\`, s.points, s.id);
+  await tx.exec();
+  await redis.zadd(\`lb:\${season}:latest\`, 1, 'closed');
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7 },
+        { messageId: 'missingFenceNoToken', line: 9 },
+      ],
+    },
+  ],
+});

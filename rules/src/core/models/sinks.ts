@@ -455,12 +455,13 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['Redis', 'Cluster', 'RedisClientType', 'RedisClusterType', 'RedisClient'],
     clientFactories: ['connect', 'duplicate', 'multi', 'pipeline'],
     clientCallbacks: [],
-    // Plain commands that overwrite, or remove what a newer holder may have put back (a trim by
-    // the count this holder read, a member removed); appends (LPUSH, XADD), counters and whole-key
-    // deletes (cache invalidation, safe whenever it lands) are not reported.
+    // Plain commands that overwrite (a sorted-set member's score too), or remove what a newer
+    // holder may have put back (a trim by the count this holder read, a member removed); appends
+    // (LPUSH, XADD, SADD), counters and whole-key deletes (cache invalidation, safe whenever it
+    // lands) are not reported, nor a ZADD with `GT`/`LT`/`NX` (see `api-writes.ts`).
     conditionStyle: 'script',
     writes: [
-      ...['set', 'hset', 'hmset', 'mset', 'setex', 'psetex', 'hSet', 'mSet', 'setEx', 'pSetEx', 'hmSet', 'json.set', 'lset', 'lSet'].map((method) => ({ method, kind: 'replace' as const })),
+      ...['set', 'hset', 'hmset', 'mset', 'setex', 'psetex', 'hSet', 'mSet', 'setEx', 'pSetEx', 'hmSet', 'json.set', 'lset', 'lSet', 'zadd', 'zAdd'].map((method) => ({ method, kind: 'replace' as const })),
       ...['ltrim', 'lTrim', 'lrem', 'lRem', 'srem', 'sRem', 'zrem', 'zRem', 'zremrangebyscore', 'zRemRangeByScore', 'zremrangebyrank', 'zRemRangeByRank', 'hdel', 'hDel'].map((method) => ({ method, kind: 'delete' as const })),
     ],
     result: { type: 'reply' },

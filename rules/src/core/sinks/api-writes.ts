@@ -82,6 +82,8 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
   if (object && REDIS_OVERWRITES.has(redisCommandOf(method)) && receivers.kindOf(object)?.type === 'redis') {
     const hasNx = node.arguments.some((a) => staticString(a)?.toUpperCase() === 'NX' || (a.type === AST_NODE_TYPES.ObjectExpression && /\bNX\b/i.test(sourceText(a))));
     if (hasNx || /^setnx$/i.test(redisCommandOf(method))) return undefined;
+    // `ZADD key GT score member`: the score only moves one way, like MongoDB's `$max`.
+    if (redisCommandOf(method) === 'zadd' && node.arguments.some((a) => /^(?:GT|LT)$/i.test(staticString(a) ?? '') || (a.type === AST_NODE_TYPES.ObjectExpression && /\b(?:GT|LT)\b/.test(sourceText(a))))) return undefined;
     // `multi().srem(...).hset(...).exec()`: one transaction, one write, read at its first command.
     if (queuedAfterWrite(object)) return undefined;
     // A heartbeat: the value is the clock read as the command is sent, so a late write is still true.
