@@ -2641,7 +2641,7 @@ end`),
   ],
 });
 
-// Sorted sets.
+// Sorted sets, and fence headers spread into a request's headers.
 ruleTester.run('require-fence-condition', rule, {
   valid: [
     {
@@ -2653,6 +2653,29 @@ export async function record(board: string, player: string, points: number) {
   if ((await redis.set(\`lock:\${board}\`, randomUUID(), 'PX', 5000, 'NX')) !== 'OK') return;
   await redis.zadd(\`lb:\${board}\`, 'GT', points, player);
   await redis.zadd(\`lb:\${board}:first\`, 'NX', points, player);
+}`,
+    },
+    {
+      name: 'fetch: the fence header spread in from a const object, beside other headers',
+      code: `import { Etcd3 } from 'etcd3';
+const etcd = new Etcd3();
+export async function swap(shard: number, target: string) {
+  await etcd.lock(\`alias/\${shard}\`).do(async () => {
+    const put = await etcd.put(\`alias/\${shard}/epoch\`).value(target).exec();
+    const fence = { 'x-fence-token': String(put.header.revision) };
+    await fetch(\`http://search/_alias/\${shard}\`, { method: 'PUT', headers: { 'content-type': 'application/json', ...fence }, body: target });
+  });
+}`,
+    },
+    {
+      name: 'fetch: headers spread from a helper cannot be read, so the request is not judged',
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+declare function signedHeaders(): Record<string, string>;
+export async function drop(id: string) {
+  await redlock.using([\`doc:\${id}\`], 5000, async () => {
+    await fetch(\`http://search/docs/\${id}\`, { method: 'DELETE', headers: { ...signedHeaders(), accept: 'application/json' } });
+  });
 }`,
     },
   ],
@@ -2673,6 +2696,18 @@ export async function close(season: string, scores: { id: string; points: number
         { messageId: 'missingFenceNoToken', line: 7 },
         { messageId: 'missingFenceNoToken', line: 9 },
       ],
+    },
+    {
+      name: 'fetch: a const spread into the headers that carries no fence header is read, and the request is unfenced',
+      code: `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+export async function drop(id: string) {
+  await redlock.using([\`doc:\${id}\`], 5000, async () => {
+    const json = { 'content-type': 'application/json' };
+    await fetch(\`http://search/docs/\${id}\`, { method: 'PUT', headers: { ...json }, body: '{}' });
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 6 }],
     },
   ],
 });

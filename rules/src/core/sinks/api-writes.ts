@@ -152,9 +152,38 @@ function headersOf(options: TSESTree.ObjectExpression | undefined): TSESTree.Obj
   return n.type === AST_NODE_TYPES.Identifier ? constObjectBefore(n) : undefined;
 }
 
-/** Whether the headers can be read: absent, or an object literal. Headers built elsewhere may carry the fence. */
+/**
+ * The header entries an object literal states: written out, or spread in from an object
+ * literal or a `const` bound to one (`{ ...fence, 'content-type': 'json' }`), in every branch
+ * of a conditional spread. Undefined when a spread cannot be read (a helper's result, a
+ * parameter): it may carry the fence.
+ */
+function headerEntries(headers: TSESTree.ObjectExpression, depth = 0): TSESTree.Property[] | undefined {
+  const out: TSESTree.Property[] = [];
+  for (const p of headers.properties) {
+    if (p.type === AST_NODE_TYPES.Property) {
+      out.push(p);
+      continue;
+    }
+    const branches = (n: Node): Node[] => {
+      const u = unwrap(n);
+      return u.type === AST_NODE_TYPES.ConditionalExpression ? [...branches(u.consequent), ...branches(u.alternate)] : [u];
+    };
+    for (const branch of branches(p.argument)) {
+      const object = branch.type === AST_NODE_TYPES.ObjectExpression ? branch : branch.type === AST_NODE_TYPES.Identifier ? constObjectBefore(branch) : undefined;
+      const inner = object && depth < 4 ? headerEntries(object, depth + 1) : undefined;
+      if (!inner) return undefined;
+      out.push(...inner);
+    }
+  }
+  return out;
+}
+
+/** Whether the headers can be read: absent, or an object literal whose spreads can be read. Headers built elsewhere may carry the fence. */
 function headersReadable(options: TSESTree.ObjectExpression | undefined): boolean {
-  return !propertyValue(options, /^headers$/) || !!headersOf(options);
+  if (!propertyValue(options, /^headers$/)) return true;
+  const headers = headersOf(options);
+  return !!headers && headerEntries(headers) !== undefined;
 }
 
 /**
@@ -192,8 +221,8 @@ export function apiWriteFenced(write: ApiWrite, isToken: (n: Node) => boolean, s
   if (write.api === 'clickhouse') return false; // no conditional writes
   if (write.api === 's3') return statesProperty(write.options, /^(?:IfMatch|IfNoneMatch)$/);
   const call = write.node as TSESTree.CallExpression;
-  for (const p of headersOf(write.options)?.properties ?? []) {
-    if (p.type !== AST_NODE_TYPES.Property) continue;
+  const headers = headersOf(write.options);
+  for (const p of (headers && headerEntries(headers)) ?? []) {
     if (FENCE_HEADER.test(propertyKeyName(p) ?? '') || isToken(p.value)) return true;
   }
   // The token in the body: the API is given what it needs to compare.
