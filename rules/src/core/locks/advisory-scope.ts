@@ -131,21 +131,28 @@ function sameFileFunction(callee: Node, sourceCode: SourceCode): FunctionNode | 
 
 /**
  * Whether a same-file helper runs the callback it is given at `index` with a transaction as its
- * first argument: `async function inTx(fn) { const tx = await db.beginTransaction(); ... await fn(tx) }`.
+ * first argument: `async function inTx(fn) { const tx = await db.beginTransaction(); ... await fn(tx) }`,
+ * or a dedicated connection it sent `BEGIN` on first (`const client = await pool.connect();
+ * await client.query('BEGIN'); ... await fn(client)`).
  */
 function helperHandsTransaction(helper: FunctionNode, index: number, sourceCode: SourceCode, depth: number): boolean {
   const param = helper.params[index];
   if (param?.type !== AST_NODE_TYPES.Identifier) return false;
-  let hands = false;
+  const calls: TSESTree.CallExpression[] = [];
+  const queries: SqlNode[] = [];
   walk(helper.body, sourceCode.visitorKeys, (node) => {
-    if (hands || node.type !== AST_NODE_TYPES.CallExpression) return;
+    if (node.type === AST_NODE_TYPES.CallExpression || node.type === AST_NODE_TYPES.TaggedTemplateExpression) queries.push(node);
+    if (node.type !== AST_NODE_TYPES.CallExpression) return;
     const callee = unwrap(node.callee);
-    if (callee.type !== AST_NODE_TYPES.Identifier || callee.name !== param.name) return;
-    const first = node.arguments[0];
-    const key = first && first.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(first) : undefined;
-    if (key !== undefined && !key.includes('.') && connectionKind(key, node, sourceCode, depth + 1) === 'transaction') hands = true;
+    if (callee.type === AST_NODE_TYPES.Identifier && callee.name === param.name) calls.push(node);
   });
-  return hands;
+  return calls.some((call) => {
+    const first = call.arguments[0];
+    const key = first && first.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(first) : undefined;
+    if (key === undefined || key.includes('.')) return false;
+    const kind = connectionKind(key, call, sourceCode, depth + 1);
+    return kind === 'transaction' || (kind === 'dedicated' && begunBefore(key, call, queries));
+  });
 }
 
 /** What the receiver `key` is at `at`: a transaction object, one dedicated connection, or a pool. */

@@ -274,6 +274,45 @@ export async function rollUp(day: string, purge: boolean) {
     const results = await current.lint('ledger.ts');
     expect(findings(results.get('ledger.ts'))).toEqual(['19 fencelint/require-fence-condition', '20 fencelint/require-fence-condition']);
   });
+
+  it('a helper that sends BEGIN on a pooled client before handing it on hands a transaction: writes on it are inside the lock', async () => {
+    current = project({
+      'store.ts': store,
+      'ledger.ts': ledger(`async function inTransaction<T>(work: (conn: any) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const out = await work(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK');
+    throw e;
+  } finally {
+    client.release();
+  }
+}`, 'inTransaction'),
+    });
+    expect(findings((await current.lint('ledger.ts')).get('ledger.ts'))).toEqual([]);
+  });
+
+  it('a BEGIN sent only after the callback ran opens nothing the callback wrote in: the writes are reported', async () => {
+    current = project({
+      'store.ts': store,
+      'ledger.ts': ledger(`async function late<T>(work: (conn: any) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    const out = await work(client);
+    await client.query('BEGIN');
+    await client.query('COMMIT');
+    return out;
+  } finally {
+    client.release();
+  }
+}`, 'late'),
+    });
+    expect(findings((await current.lint('ledger.ts')).get('ledger.ts'))).toEqual(['22 fencelint/require-fence-condition', '23 fencelint/require-fence-condition']);
+  });
 });
 
 describe('a helper of another module that opens the transaction, locks it and hands it to the callback', () => {
