@@ -5,13 +5,17 @@
  * the analysis keeps across files; rules keep none.
  *
  * Work is lazy and bounded: a module is read only when a file that passed the lock-word gate
- * calls into it, and each lint uses at most `MAX_MODULES` summaries (built now or cached), `MAX_DEPTH`
- * imports deep, from files of at most `MAX_FILE_BYTES`, within `BUILD_BUDGET_MS` of CPU time. What falls
- * outside is unknown, and the analysis then reads the call as it would without the graph.
+ * calls into it, and each lint uses at most `MAX_MODULES` summaries of at most `MAX_LINT_BYTES`
+ * together (built now or cached), `MAX_DEPTH` imports deep, from files of at most
+ * `MAX_FILE_BYTES`. What falls outside is unknown, and the analysis then reads the call as it
+ * would without the graph.
+ *
+ * Every bound counts work, never time, and counts a cached summary as what building it would
+ * have cost: a file's findings are the same whether it is linted alone, after others (a warm
+ * cache), in a worker thread or in the editor.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { isMainThread } from 'node:worker_threads';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { ImportBinding } from './imports.js';
 import { clearResolutions, resolveImport } from './module-resolution.js';
@@ -23,24 +27,11 @@ export const MAX_DEPTH = 6;
 export const MAX_MODULES = 128;
 export const MAX_FILE_BYTES = 512 * 1024;
 /**
- * A guard against pathological trees only, far above what the count and size bounds allow in
- * practice: a tighter one would make findings depend on the machine's load, and a lint in CI,
- * in the editor and under `--concurrency` must give the same answer. Counted in this process's
- * CPU time (see `budgetClock`), so a busy machine does not shorten it.
+ * Source text summarised for one lint, cached summaries counted with what they were built on: the
+ * guard against pathological trees (many modules near `MAX_FILE_BYTES`). A time budget would make
+ * findings depend on the machine's load, and CI, the editor and `--concurrency` must agree.
  */
-export const BUILD_BUDGET_MS = 15_000;
-
-/**
- * Milliseconds of CPU time this process has spent: the lint's own work, however many other
- * processes share the machine (on a loaded CI runner wall time ran out before the module bound
- * did, and the same file gave fewer findings). In a worker thread (`--concurrency`) the process's
- * CPU time also counts the other workers, so wall time is used there.
- */
-function budgetClock(): number {
-  if (!isMainThread) return Date.now();
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-}
+export const MAX_LINT_BYTES = 8 * 1024 * 1024;
 /** Re-export hops followed for one name (`export * from` chains, barrels of barrels). */
 export const MAX_REEXPORT_HOPS = 64;
 
@@ -60,12 +51,15 @@ export type Summarizer = (sourceCode: SourceCode, file: string, hash: string, vi
 /** One lint of one file: the budget it may spend on summaries. */
 interface LintBudget {
   id: number;
-  deadline: number;
   /**
    * Modules this lint has used, built now or taken from the cache with everything they were
    * built on: the module bound counts these, so a warm cache gives the same answer as a cold one.
    */
   reached: Set<string>;
+  /** The source bytes of `reached`. */
+  bytes: number;
+  /** Entries this lint built that hold only within it (on partial knowledge, or still being built). */
+  local: Map<string, Entry>;
 }
 
 interface Entry {
@@ -75,9 +69,28 @@ interface Entry {
   builder?: ModuleBuilder;
   /** Modules whose summaries this one used, with the hash each had. */
   dependencies: Map<string, string>;
-  /** False when built on partial knowledge: valid only within the lint that built it. */
+  /** Its source size, counted against `MAX_LINT_BYTES`. */
+  bytes: number;
+  /**
+   * How many imports deep its build followed (0: it used no other module). A complete summary
+   * is reused only where a build would reach as deep within `MAX_DEPTH`; deeper down, a build
+   * would stop short, and so must the reuse.
+   */
+  height: number;
+  /** Built where a bound left something unknown. */
+  partial: boolean;
+  /**
+   * Modules it saw still being built (an import cycle entered elsewhere), itself left out: built
+   * from another entry into the cycle, its summary would differ.
+   */
+  cycleOn: Set<string>;
+  /**
+   * Neither partial nor on a cycle entered elsewhere: the same wherever a build starts, so
+   * cached across lints. Other entries hold only within the lint that built them.
+   */
   complete: boolean;
-  budgetId: number;
+  /** Entries its build left with the lint (cycle members it entered): a lint that reuses it gets them too. */
+  companions: Map<string, Entry>;
   /** The lint (budget id) that last found this entry valid: one file's lint checks each entry once. */
   checkedIn?: number;
 }
@@ -87,16 +100,16 @@ let nextBudgetId = 1;
 export class ModuleGraph {
   private readonly entries = new Map<string, Entry>();
   private readonly overlays = new Map<string, string>();
-  /** Per linted file: the modules whose summaries its last analysis used (directly). */
+  /** Per linted file: the modules its last analysis reached (used, or built on by one it used). */
   private readonly used = new Map<string, Set<string>>();
   /** Per module: what its exports are by declaration (`exportShapes`), with the stamp they were read at. */
   private readonly shapes = new Map<string, { stamp: string; shapes: Map<string, ExportShape> }>();
 
   /** A view for linting `file` (an absolute path), with a fresh budget. */
   viewFor(file: string, settingsKey: string, summarizer: Summarizer): ProjectView {
-    const budget = { id: nextBudgetId++, deadline: budgetClock() + BUILD_BUDGET_MS, reached: new Set<string>() };
+    const budget: LintBudget = { id: nextBudgetId++, reached: new Set<string>(), bytes: 0, local: new Map() };
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, 0);
-    this.used.set(file, view.used);
+    this.used.set(file, budget.reached);
     return view;
   }
 
@@ -105,15 +118,7 @@ export class ModuleGraph {
    * the modules it reached: a change to any of them can change that file's findings.
    */
   dependenciesOf(file: string): string[] {
-    const out = new Set<string>();
-    const queue = [...(this.used.get(file) ?? [])];
-    while (queue.length > 0) {
-      const next = queue.pop()!;
-      if (out.has(next) || next === file) continue;
-      out.add(next);
-      for (const [key, entry] of this.entries) if (key.endsWith(`\u0000${next}`)) queue.push(...entry.dependencies.keys());
-    }
-    return [...out].sort();
+    return [...(this.used.get(file) ?? [])].filter((reached) => reached !== file).sort();
   }
 
   /**
@@ -215,10 +220,8 @@ export class ModuleGraph {
     }
   }
 
-  /** Whether a cached entry still describes the file and every summary it was built on. */
-  private isValid(key: string, entry: Entry, budget: LintBudget, seen: Set<string>): boolean {
-    if (entry.builder) return true;
-    if (!entry.complete) return entry.budgetId === budget.id;
+  /** Whether a cached summary still describes the file and every summary it was built on. */
+  private isValid(key: string, entry: Entry, budget: LintBudget, seen: Set<string>, companions = entry.companions): boolean {
     if (entry.checkedIn === budget.id) return true;
     if (seen.has(key)) return true;
     seen.add(key);
@@ -233,25 +236,35 @@ export class ModuleGraph {
     const prefix = key.slice(0, key.indexOf('\u0000') + 1);
     for (const [dependency, hash] of entry.dependencies) {
       const depKey = prefix + dependency;
-      const dep = this.entries.get(depKey);
-      if (!dep || dep.hash !== hash || !this.isValid(depKey, dep, budget, seen)) return false;
+      const companion = companions.get(depKey);
+      const dep = companion ?? this.entries.get(depKey);
+      if (!dep || dep.hash !== hash || !this.isValid(depKey, dep, budget, seen, companion ? companions : dep.companions)) return false;
     }
     return true;
   }
 
-  /** The entry for a module: cached, being built (an import cycle), or built now if the budget allows. */
+  /**
+   * The entry for a module: one this lint built (or is building: an import cycle), a cached
+   * complete summary where building it now would give the same, or one built now within the
+   * bounds. A summary built on partial knowledge stays with the lint that built it; the cache
+   * keeps complete summaries only, so what was linted before never changes a file's answer.
+   */
   entry(file: string, settingsKey: string, summarizer: Summarizer, budget: LintBudget, depth: number): Entry | undefined {
     const key = `${settingsKey}\u0000${file}`;
+    const own = budget.local.get(key);
+    if (own) return own;
     const cached = this.entries.get(key);
     if (cached && this.isValid(key, cached, budget, new Set())) {
       // The same lint asks about the same modules many times (every imported call): stat them once.
       cached.checkedIn = budget.id;
-      return this.admit(file, settingsKey, budget) ? cached : undefined;
+      if (budget.reached.has(file)) return cached;
+      // Deeper down, or with less of the budget left, a build would stop short: build it so.
+      if (depth + cached.height <= MAX_DEPTH && this.admit(file, settingsKey, budget)) return cached;
     }
-    if (depth > MAX_DEPTH || budget.reached.size >= MAX_MODULES || budgetClock() > budget.deadline) return undefined;
+    if (depth > MAX_DEPTH || budget.reached.size >= MAX_MODULES || budget.bytes >= MAX_LINT_BYTES) return undefined;
     budget.reached.add(file);
     const stamp = this.stampOf(file);
-    const base = { stamp: stamp?.stamp ?? '', dependencies: new Map<string, string>(), complete: true, budgetId: budget.id };
+    const base = { stamp: stamp?.stamp ?? '', dependencies: new Map<string, string>(), bytes: 0, height: 0, partial: false, cycleOn: new Set<string>(), complete: true, companions: new Map<string, Entry>() };
     const skipped = (reason: NonNullable<ModuleSummary['skipped']>, hash = ''): Entry => {
       const entry = { ...base, hash, summary: { file, hash, exports: new Map(), starExports: [], skipped: reason } };
       this.entries.set(key, entry);
@@ -267,9 +280,11 @@ export class ModuleGraph {
     if (!worthReading(text)) return skipped('self-contained', hash);
     const sourceCode = parseProjectFile(file, text);
     if (!sourceCode) return skipped('unparseable', hash);
+    budget.bytes += text.length;
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, depth);
-    const entry: Entry = { ...base, hash, dependencies: new Map(), complete: true };
-    this.entries.set(key, entry);
+    const entry: Entry = { ...base, hash, bytes: text.length, complete: false };
+    budget.local.set(key, entry);
+    const localBefore = new Set(budget.local.keys());
     try {
       entry.builder = summarizer(sourceCode, file, hash, view);
       entry.summary = entry.builder.finish();
@@ -279,28 +294,46 @@ export class ModuleGraph {
     } finally {
       entry.builder = undefined;
     }
-    entry.complete = !view.partial;
+    entry.partial = view.partial;
+    entry.cycleOn = view.cycleOn;
+    entry.cycleOn.delete(file);
+    entry.complete = !entry.partial && entry.cycleOn.size === 0;
     for (const dependency of view.used) {
-      const dep = this.entries.get(`${settingsKey}\u0000${dependency}`);
-      if (dep) entry.dependencies.set(dependency, dep.hash);
+      const dep = budget.local.get(`${settingsKey}\u0000${dependency}`) ?? this.entries.get(`${settingsKey}\u0000${dependency}`);
+      if (!dep) continue;
+      entry.dependencies.set(dependency, dep.hash);
+      entry.height = Math.max(entry.height, dep.height + 1);
+    }
+    if (entry.complete) {
+      budget.local.delete(key);
+      for (const [other, companion] of budget.local) if (!localBefore.has(other)) entry.companions.set(other, companion);
+      this.entries.set(key, entry);
     }
     return entry;
   }
 
-  /** Counts a cached module and the modules it was built on against the lint's bound; false when they do not fit. */
+  /** Counts a cached module and the modules it was built on against the lint's bounds; false when they do not fit. */
   private admit(file: string, settingsKey: string, budget: LintBudget): boolean {
-    if (budget.reached.has(file)) return true;
     const closure = new Set<string>();
+    let bytes = 0;
     const queue = [file];
     while (queue.length > 0) {
       const next = queue.pop()!;
-      if (closure.has(next) || budget.reached.has(next)) continue;
+      if (closure.has(next)) continue;
+      // Built on a module this lint holds otherwise (being built: a cycle; or partial): a build now would use that.
+      if (budget.local.has(`${settingsKey}\u0000${next}`)) return false;
+      if (budget.reached.has(next)) continue;
       closure.add(next);
       const entry = this.entries.get(`${settingsKey}\u0000${next}`);
-      if (entry) queue.push(...entry.dependencies.keys());
+      if (!entry) continue;
+      bytes += entry.bytes;
+      queue.push(...entry.dependencies.keys());
     }
-    if (budget.reached.size + closure.size > MAX_MODULES) return false;
+    if (budget.reached.size + closure.size > MAX_MODULES || budget.bytes + bytes > MAX_LINT_BYTES) return false;
     for (const reached of closure) budget.reached.add(reached);
+    budget.bytes += bytes;
+    const root = this.entries.get(`${settingsKey}\u0000${file}`);
+    for (const [key, companion] of root?.companions ?? []) budget.local.set(key, companion);
     return true;
   }
 }
@@ -336,6 +369,8 @@ export class ProjectView {
   readonly used = new Set<string>();
   /** Set when something was unknown because of a bound: the result is not cached across lints. */
   partial = false;
+  /** Modules seen while still being built (import cycles), or through summaries that saw them. */
+  readonly cycleOn = new Set<string>();
   /** Set when a lookup reached a module still being summarised (an import cycle): that export is unknown. */
   pending = false;
 
@@ -444,9 +479,16 @@ export class ProjectView {
       this.partial = true;
       return undefined;
     }
-    this.used.add(file);
-    if (!entry.complete) this.partial = true;
+    this.note(file, entry);
     return entry.summary;
+  }
+
+  /** Records that this analysis used `entry`, and on what knowledge that entry was built. */
+  private note(file: string, entry: Entry): void {
+    this.used.add(file);
+    if (entry.builder) this.cycleOn.add(file);
+    if (entry.partial) this.partial = true;
+    for (const other of entry.cycleOn) this.cycleOn.add(other);
   }
 
   /** Export `name` of module `file`, through `export { x } from` and `export * from` chains. */
@@ -460,8 +502,7 @@ export class ProjectView {
       this.partial = true;
       return undefined;
     }
-    this.used.add(file);
-    if (!entry.complete) this.partial = true;
+    this.note(file, entry);
     // While the module is being built (an import cycle), ask its builder for this one export.
     const found = entry.builder ? entry.builder.exportSummary(name) : entry.summary?.exports.get(name);
     if (entry.builder && found === undefined) this.pending = true;
