@@ -212,3 +212,54 @@ describe('a helper module changed in the editor refreshes the files that import 
     expect(client.pushedReports(other)).toHaveLength(otherPushes);
   });
 });
+
+describe('a file whose imports lead back to it', () => {
+  // ledger.ts writes in `post`; audit.ts imports `post` back and calls it from `recordAudit`;
+  // ledger.ts runs `recordAudit` under its lease. An edit of `post` alone changes what
+  // `recordAudit` does, so the unchanged `settle` is judged again, as a fresh lint would.
+  const LEDGER = (writes: boolean) => `import { Pool } from 'pg';
+import { dropLease, takeLease } from '../util/lease';
+import { recordAudit } from './audit';
+
+const pool = new Pool();
+
+export async function post(id: string): Promise<void> {
+  ${writes ? "await pool.query('UPDATE ledger SET posted = true WHERE id = $1', [id]);" : "await pool.query('SELECT posted FROM ledger WHERE id = $1', [id]);"}
+}
+
+export async function settle(id: string): Promise<void> {
+  const holder = await takeLease(\`ledger:\${id}\`);
+  if (!holder) return;
+  try {
+    await recordAudit(id);
+  } finally {
+    await dropLease(\`ledger:\${id}\`, holder);
+  }
+}
+`;
+  const AUDIT = `import { post } from './ledger';
+
+export async function recordAudit(id: string): Promise<void> {
+  await post(id);
+}
+`;
+
+  it('an edit of the file itself is seen through the module that imports it back', async () => {
+    const ledgerFile = path.join(root, 'src', 'shelves', 'ledger.ts');
+    writeFileSync(ledgerFile, LEDGER(true));
+    writeFileSync(path.join(root, 'src', 'shelves', 'audit.ts'), AUDIT);
+    const callLine = LEDGER(true).split('\n').findIndex((l) => l.includes('await recordAudit'));
+    const client = await start({ pull: true });
+    const ledger = uriOf(ledgerFile);
+    await client.open(ledger, LEDGER(true));
+    expect(findings(await client.diagnostics(ledger)).map((d) => d.range.start.line)).toEqual([callLine]);
+    // A second lint, so the server has learnt what the file's last lint reached.
+    await client.replace(ledger, LEDGER(true) + '\n');
+    expect(findings(await client.diagnostics(ledger)).map((d) => d.range.start.line)).toEqual([callLine]);
+
+    await client.replace(ledger, LEDGER(false));
+    expect(findings(await client.diagnostics(ledger))).toEqual([]);
+    await client.replace(ledger, LEDGER(true));
+    expect(findings(await client.diagnostics(ledger)).map((d) => d.range.start.line)).toEqual([callLine]);
+  });
+});

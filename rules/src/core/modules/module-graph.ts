@@ -115,10 +115,12 @@ export class ModuleGraph {
 
   /**
    * The project files whose summaries the last analysis of `file` used, directly or through
-   * the modules it reached: a change to any of them can change that file's findings.
+   * the modules it reached: a change to any of them can change that file's findings. The file
+   * itself is listed when an import cycle led back to it: its own edits then change what its
+   * imports say.
    */
   dependenciesOf(file: string): string[] {
-    return [...(this.used.get(file) ?? [])].filter((reached) => reached !== file).sort();
+    return [...(this.used.get(file) ?? [])].sort();
   }
 
   /**
