@@ -6,7 +6,8 @@
 import { isAbsolute } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, contains, enclosingFunction, isFunctionNode, memberName, unwrap, walk, type FunctionNode, type Node } from './ast.js';
+import { calleeName, contains, enclosingFunction, isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { fileNodes } from './file-nodes.js';
 import { findAcquires, type AcquireSite } from './locks/acquires.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
 import { RedisLockKeys } from './locks/redis-locks.js';
@@ -124,6 +125,8 @@ export interface AnalysisOptions {
   project?: ProjectView;
   /** Summarising an imported module: no lock-word gate, every function's writes are read. */
   summaryMode?: boolean;
+  /** The tree is the one ESLint lints (a rule's `context.sourceCode`): its traversal is there to read. */
+  linted?: boolean;
 }
 
 export interface FileAnalysis {
@@ -206,7 +209,7 @@ export function getFileAnalysis(context: Readonly<RuleContext<string, readonly u
   const cached = cache.get(sourceCode);
   if (cached) return cached;
   const filename = context.physicalFilename ?? context.filename;
-  const analysis = analyzeFile(sourceCode, context.settings, { file: isAbsolute(filename) ? filename : undefined });
+  const analysis = analyzeFile(sourceCode, context.settings, { file: isAbsolute(filename) ? filename : undefined, linted: true });
   cache.set(sourceCode, analysis);
   return analysis;
 }
@@ -283,7 +286,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   }
 
   const ast = sourceCode.ast as TSESTree.Program;
-  walk(ast, sourceCode.visitorKeys, (node) => {
+  for (const node of fileNodes(sourceCode, options.linted === true)) {
     switch (node.type) {
       case AST_NODE_TYPES.ImportDeclaration:
       case AST_NODE_TYPES.TSImportEqualsDeclaration:
@@ -356,7 +359,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       default:
         break;
     }
-  });
+  }
   receivers.finish();
   receivers.typeResolver = typeResolverFor(sourceCode, (binding) => receivers.knows(binding));
   scripts = definedCommands(calls, sourceCode);

@@ -7,7 +7,8 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, enclosingFunction, memberName, propertyKeyName, propertyValue, staticString, unwrap, walk, type Node } from '../ast.js';
+import { calleeName, enclosingFunction, memberName, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { fileNodes } from '../file-nodes.js';
 import { GLOBAL_CLOCK_CALLS } from '../models/clock-sources.js';
 import { LOCK_KEY_NAME } from '../models/locks.js';
 import type { Check } from './check-then-write.js';
@@ -80,24 +81,39 @@ function functionName(fn: Node | undefined): string | undefined {
   return undefined;
 }
 
+/** Per tree: the checks and fields found, read by two rule families; they depend on the tree alone. */
+const found = new WeakMap<SourceCode, { checks: readonly Check[]; fields: readonly string[] }>();
+
 /**
  * Lease checks on a record field: the comparison with the clock, the regions it guards, and the
  * field, for the write that then stores that field (a lease taken in two steps). Only where the
  * code says it is a lease: the function is named for taking one, or the field for being one.
+ * Appends the checks to `out` and returns the fields; shared results, do not mutate them.
  */
 export function leaseColumnChecks(sourceCode: SourceCode, out: Check[]): string[] {
+  let known = found.get(sourceCode);
+  if (!known) {
+    known = findLeaseColumnChecks(sourceCode);
+    found.set(sourceCode, known);
+  }
+  out.push(...known.checks);
+  return [...known.fields];
+}
+
+function findLeaseColumnChecks(sourceCode: SourceCode): { checks: Check[]; fields: string[] } {
+  const checks: Check[] = [];
   const fields = new Set<string>();
-  walk(sourceCode.ast, sourceCode.visitorKeys, (node) => {
-    if (node.type !== AST_NODE_TYPES.BinaryExpression) return;
+  for (const node of fileNodes(sourceCode, true)) {
+    if (node.type !== AST_NODE_TYPES.BinaryExpression) continue;
     const field = leaseField(node);
-    if (!field) return;
-    if (!TAKING_FUNCTION.test(functionName(enclosingFunction(node)) ?? '') && !LOCK_KEY_NAME.test(field) && !/(?:claim|lease|lock)/i.test(field)) return;
+    if (!field) continue;
+    if (!TAKING_FUNCTION.test(functionName(enclosingFunction(node)) ?? '') && !LOCK_KEY_NAME.test(field) && !/(?:claim|lease|lock)/i.test(field)) continue;
     for (const guard of guardsOf(node, sourceCode)) {
-      out.push({ kind: 'storedToken', node, regions: guard.regions, field, needsStore: true, takesLease: true });
+      checks.push({ kind: 'storedToken', node, regions: guard.regions, field, needsStore: true, takesLease: true });
       fields.add(field);
     }
-  });
-  return [...fields];
+  }
+  return { checks, fields: [...fields] };
 }
 
 const CLAIMING_WRITE = /^(?:update|updateOne|updateMany|findOneAndUpdate|findAndModify|execute|executeTakeFirst)$/;
