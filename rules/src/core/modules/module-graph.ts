@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import type { TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { ImportBinding } from './imports.js';
 import { clearResolutions, resolveImport } from './module-resolution.js';
@@ -283,6 +284,8 @@ export class ModuleGraph {
     const sourceCode = parseProjectFile(file, text);
     if (!sourceCode) return skipped('unparseable', hash);
     budget.bytes += text.length;
+    // The export shapes read off this parse: `isPlainCode` need not parse the module again.
+    this.shapes.set(file, { stamp: stamp.stamp, shapes: exportShapes(sourceCode.ast as TSESTree.Program) });
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, depth);
     const entry: Entry = { ...base, hash, bytes: text.length, complete: false };
     budget.local.set(key, entry);
@@ -426,8 +429,24 @@ export class ProjectView {
   receiverExportOf(binding: ImportBinding): ExportSummary | undefined {
     const file = this.resolve(binding.source);
     if (!file) return undefined;
-    if (binding.exported !== '*' && this.graph.isPlainCode(file, binding.exported)) return undefined;
+    if (binding.exported !== '*' && this.isPlainCode(file, binding.exported)) return undefined;
     return this.exportOfBinding(binding);
+  }
+
+  /**
+   * `isPlainCode` answers for this view's lint. The receiver table asks for every use of an
+   * imported name; a module's stamp is checked once per lint, as its summary's is (`checkedIn`).
+   */
+  private readonly plainCode = new Map<string, boolean>();
+
+  private isPlainCode(file: string, name: string): boolean {
+    const key = `${file}\u0000${name}`;
+    let plain = this.plainCode.get(key);
+    if (plain === undefined) {
+      plain = this.graph.isPlainCode(file, name);
+      this.plainCode.set(key, plain);
+    }
+    return plain;
   }
 
   /**

@@ -128,12 +128,15 @@ export function parseProjectFile(file: string, text: string): SourceCode | undef
   }
 }
 
-/** The top-level statements of a project file, parsed without scopes, tokens or locations (a cheap look at its exports). */
+/**
+ * The tree of a project file without scopes (a cheap look at its exports): oxc's where it can
+ * (the same tree, in a fraction of the time), else typescript-estree's without tokens or locations.
+ */
 export function parseTopLevel(file: string, text: string): TSESTree.Program | undefined {
   const parser = parserStack();
   if (!parser) return undefined;
   try {
-    return parser.parse(text, { filePath: file, jsx: /\.[jt]sx$/i.test(file) || /\.m?js$/i.test(file), errorOnUnknownASTType: false, suppressDeprecatedPropertyWarnings: true });
+    return fastTree(parser, file, text, /\.c[jt]s$/i.test(file)) ?? parser.parse(text, { filePath: file, jsx: /\.[jt]sx$/i.test(file) || /\.m?js$/i.test(file), errorOnUnknownASTType: false, suppressDeprecatedPropertyWarnings: true });
   } catch {
     return undefined;
   }
