@@ -348,17 +348,19 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   }
   if (!object) return undefined;
 
-  // Last resort: a user's own lock service, recognised by shape.
-  const key = receiverKey(object) ?? '';
-  const lastName = key.split('.').pop() ?? '';
-  const lockNamed = LOCK_RECEIVER_NAME.test(lastName);
-  if (CUSTOM_CALLBACK_ACQUIRE.test(method) && lockNamed) {
-    const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
-    if (cb) return { library: 'custom', advice: CUSTOM_ADVICE, callback: cb };
-  }
-  if (method === 'using' && /redlock/i.test(lastName)) {
-    const cb = call.arguments[call.arguments.length - 1];
-    if (cb && isFunctionNode(cb)) return { library: 'redlock', advice: CUSTOM_ADVICE, callback: cb };
+  // Last resort: a user's own lock service, recognised by shape. The method rules out most calls
+  // before the receiver's name is built.
+  const callbackAcquire = CUSTOM_CALLBACK_ACQUIRE.test(method);
+  if (callbackAcquire || method === 'using') {
+    const lastName = (receiverKey(object) ?? '').split('.').pop() ?? '';
+    if (callbackAcquire && LOCK_RECEIVER_NAME.test(lastName)) {
+      const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
+      if (cb) return { library: 'custom', advice: CUSTOM_ADVICE, callback: cb };
+    }
+    if (method === 'using' && /redlock/i.test(lastName)) {
+      const cb = call.arguments[call.arguments.length - 1];
+      if (cb && isFunctionNode(cb)) return { library: 'redlock', advice: CUSTOM_ADVICE, callback: cb };
+    }
   }
   if (CUSTOM_AUTHORITY_ACQUIRE.test(method)) return { library: 'custom', advice: CUSTOM_ADVICE, custom: true };
   return undefined;

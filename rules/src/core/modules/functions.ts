@@ -10,8 +10,15 @@ export class FunctionIndex {
   /** Call sites per callee key, for following parameters back to their arguments. */
   private readonly callsByKey = new Map<string, TSESTree.CallExpression[]>();
 
+  /**
+   * `callee` answers: the stages ask about the same calls again and again (every section, every
+   * level of calls it reaches). Recording forgets them, since a new name can change an answer.
+   */
+  private readonly callees = new Map<TSESTree.CallExpression, FunctionNode | null>();
+
   /** Records function declarations, `const f = () => {}`, object and class methods. */
   record(node: Node): void {
+    if (this.callees.size > 0) this.callees.clear();
     if (node.type === AST_NODE_TYPES.FunctionDeclaration && node.id) {
       this.byName.set(node.id.name, node);
     } else if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.Identifier && node.init) {
@@ -50,6 +57,15 @@ export class FunctionIndex {
 
   /** The same-file function a call invokes, if any. */
   callee(call: TSESTree.CallExpression): FunctionNode | undefined {
+    let found = this.callees.get(call);
+    if (found === undefined) {
+      found = this.lookupCallee(call) ?? null;
+      this.callees.set(call, found);
+    }
+    return found ?? undefined;
+  }
+
+  private lookupCallee(call: TSESTree.CallExpression): FunctionNode | undefined {
     const key = receiverKey(call.callee);
     if (!key) return undefined;
     const direct = this.byName.get(key);

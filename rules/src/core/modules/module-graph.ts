@@ -388,9 +388,17 @@ export class ProjectView {
     private readonly depth: number,
   ) {}
 
+  /** Where this file's specifiers lead, for the life of the view (resolution is cached by directory anyway). */
+  private readonly resolved = new Map<string, string | null>();
+
   /** The project file an import specifier of this file names. */
   resolve(specifier: string): string | undefined {
-    return resolveImport(this.file, specifier);
+    let file = this.resolved.get(specifier);
+    if (file === undefined) {
+      file = resolveImport(this.file, specifier) ?? null;
+      this.resolved.set(specifier, file);
+    }
+    return file ?? undefined;
   }
 
   /**
