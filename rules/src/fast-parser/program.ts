@@ -30,7 +30,11 @@ export function oxcLanguage(filePath: string | undefined, jsx: boolean): OxcLang
   return jsx ? 'tsx' : 'ts';
 }
 
-export function oxcProgram(oxc: OxcModule, code: string, filePath: string | undefined, jsx: boolean, sourceType: 'module' | 'script'): TSESTree.Program | FallbackReason {
+/**
+ * `tokens: false` leaves \`program.tokens\` empty: for trees no rule reads tokens of (the module
+ * graph's imported modules, which the analysis reads by nodes, ranges and scopes alone).
+ */
+export function oxcProgram(oxc: OxcModule, code: string, filePath: string | undefined, jsx: boolean, sourceType: 'module' | 'script', tokens = true): TSESTree.Program | FallbackReason {
   const lang = oxcLanguage(filePath, jsx);
   const parsed = oxc.parseSync(filePath ?? `file.${lang === 'dts' ? 'd.ts' : lang}`, code, {
     lang,
@@ -47,6 +51,6 @@ export function oxcProgram(oxc: OxcModule, code: string, filePath: string | unde
   const program = prepared.program as TSESTree.Program;
   program.sourceType = sourceType;
   program.comments = prepared.comments as TSESTree.Program['comments'];
-  program.tokens = scanTokens(code, prepared.hints, prepared.lines) as TSESTree.Program['tokens'];
+  program.tokens = (tokens ? scanTokens(code, prepared.hints, prepared.lines) : []) as TSESTree.Program['tokens'];
   return program;
 }

@@ -78,7 +78,9 @@ function loadFastPath(): ParserStack['fast'] {
 function fastTree(parser: ParserStack, file: string, text: string, script: boolean): TSESTree.Program | undefined {
   if (!parser.fast) return undefined;
   try {
-    const program = parser.fast.program(parser.fast.oxc, text, file, /\.[jt]sx$/i.test(file) || /\.m?js$/i.test(file), script ? 'script' : 'module');
+    // No tokens: the analysis reads an imported module by its nodes, ranges and scopes; only
+    // the fixes of a linted file look at tokens.
+    const program = parser.fast.program(parser.fast.oxc, text, file, /\.[jt]sx$/i.test(file) || /\.m?js$/i.test(file), script ? 'script' : 'module', false);
     return 'reason' in program ? undefined : program;
   } catch {
     return undefined;
