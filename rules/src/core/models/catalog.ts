@@ -21,6 +21,8 @@ export interface Catalog {
   readonly ownSinks: readonly SinkModel[];
   /** Every SQL method and tag: a call by one of these names may send SQL text. */
   readonly sqlMethodNames: ReadonlySet<string>;
+  /** Every write method of every sink model: a call by any other name writes through no object API. */
+  readonly writeMethodNames: ReadonlySet<string>;
   readonly sqlTagNames: ReadonlySet<string>;
   /** Receiver paths declared for a lock or sink model (`db`, `this.api`): what they always are. */
   readonly declaredReceivers: ReadonlyMap<string, { lock?: LockModel; sink?: SinkModel }>;
@@ -59,6 +61,7 @@ function build(key: string, ownLocks: readonly LockModel[], ownSinks: readonly S
     tokenSources: [...ownTokenSources, ...TOKEN_SOURCE_MODELS],
     ownSinks,
     sqlMethodNames: new Set(sinks.flatMap((m) => m.sqlMethods ?? [])),
+    writeMethodNames: new Set(sinks.flatMap((m) => m.writes.map((w) => w.method))),
     sqlTagNames: new Set(sinks.flatMap((m) => (m.sqlTags ?? []).filter((t) => !t.includes('.')))),
     declaredReceivers,
     ownLockHint: lockHint(ownLocks),

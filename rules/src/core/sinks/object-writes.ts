@@ -10,6 +10,7 @@ import { calleeName, calleeObject, constObjectBefore, memberName, objectArgument
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
+import { BUILTIN_CATALOG } from '../models/catalog.js';
 
 /** `object`: a project's own client declared in the settings (`SinkFamily` `object`). */
 export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb' | 'object';
@@ -184,6 +185,9 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   }
   const method = calleeName(node);
   if (!method) return undefined;
+  // Every write below goes through a catalog write method or ends a builder chain: most calls
+  // (`rows.map`, `list.push`) stop here, before their receiver is resolved.
+  if (!(receivers?.catalog ?? BUILTIN_CATALOG).writeMethodNames.has(method) && !TERMINAL.test(method) && method !== 'where' && method !== 'set') return undefined;
   const callee = unwrap(node.callee);
   const object = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : undefined;
   const path = object ? receiverPath(object) : [];
