@@ -642,19 +642,22 @@ function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionI
     if (escapes || runsParameter) helpers.add(fn);
   }
   if (helpers.size === 0) return helpers;
+  // Only helpers that something here calls matter. When none of these is called, neither has
+  // a caller to add below: the answer is none (most files, whose locks are taken in place).
+  const called = new Set(calls.map((c) => functions.callee(c)).filter((f): f is FunctionNode => f !== undefined));
+  if (![...helpers].some((fn) => called.has(fn))) return new Set();
   for (let level = 0; level < 3; level++) {
     let grew = false;
     for (const call of calls) {
       const callee = functions.callee(call);
+      if (!callee || !helpers.has(callee)) continue;
       const caller = enclosingFunction(call);
-      if (!callee || !caller || !helpers.has(callee) || helpers.has(caller) || contains(callee, call)) continue;
+      if (!caller || helpers.has(caller) || contains(callee, call)) continue;
       helpers.add(caller);
       grew = true;
     }
     if (!grew) break;
   }
-  // Only helpers that something here calls matter.
-  const called = new Set(calls.map((c) => functions.callee(c)).filter((f): f is FunctionNode => f !== undefined));
   for (const fn of [...helpers]) if (!called.has(fn)) helpers.delete(fn);
   return helpers;
 }
