@@ -104,7 +104,11 @@ function classify(id: TSESTree.Identifier, tracer: TokenTracer, receivers: Recei
   const type = id.typeAnnotation?.typeAnnotation;
   const byOrigin = tracer.isHandleByOrigin(id);
   const typed = (typeName(type) !== undefined && HANDLE_TYPE.test(typeName(type)!)) || receivers.kindOfType(type)?.type === 'lockObject';
+  const leaseLike = byOrigin || typed || LEASE_NAME.test(id.name);
+  const handleNamed = HANDLE_NAME.test(id.name);
+  // Most parameters are neither: their references are not searched for a token member.
+  if (!leaseLike && !handleNamed) return undefined;
   const member = tokenMemberRead(id, sourceCode);
-  if (!(byOrigin || typed || LEASE_NAME.test(id.name) || (HANDLE_NAME.test(id.name) && member !== undefined))) return undefined;
+  if (!leaseLike && member === undefined) return undefined;
   return { kind: 'lease', token: member === undefined ? undefined : `${id.name}.${member}` };
 }
