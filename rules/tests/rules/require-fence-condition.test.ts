@@ -2395,38 +2395,6 @@ export async function take(key: string) {
   await pool.query('UPDATE resource_state SET fence_token = fence_token + 1, taken_at = now() WHERE resource_key = $1', [key]);
   await lock.release();
 }`,
-// Scripts registered with ioredis `defineCommand` and called by name under a lock.
-const scriptedQueue = (lua: string) => `import Redlock from 'redlock';
-import Redis from 'ioredis';
-const redis = new Redis();
-const redlock = new Redlock([redis]);
-redis.defineCommand('requeue', {
-  numberOfKeys: 2,
-  lua: \`${lua}\`,
-});
-export async function retry(jobId: string, payload: string) {
-  await redlock.using(['job:' + jobId], 5000, async () => {
-    await (redis as any).requeue('job:' + jobId, 'queue:ready', payload, jobId);
-  });
-}`;
-
-ruleTester.run('require-fence-condition: scripts defined with defineCommand', rule, {
-  valid: [
-    {
-      name: 'a script that only adds what is absent (enqueue once) overwrites nothing',
-      code: scriptedQueue(`
-local added = redis.call('HSETNX', KEYS[1], 'payload', ARGV[1])
-if added == 1 then
-  redis.call('ZADD', KEYS[2], 'NX', 0, ARGV[2])
-end`),
-    },
-    {
-      name: "a script that compares the caller's claim with the stored one is compare-and-set",
-      code: scriptedQueue(`
-if redis.call('HGET', KEYS[1], 'owner') == ARGV[2] then
-  redis.call('HSET', KEYS[1], 'payload', ARGV[1])
-  redis.call('SREM', KEYS[2], ARGV[2])
-end`),
     },
   ],
   invalid: [
@@ -2628,15 +2596,6 @@ export async function importRegion(region: string, rows: Array<{ id: string; nam
         { messageId: 'missingFenceNoToken', line: 9 },
         { messageId: 'missingFenceNoToken', line: 10 },
       ],
-      name: 'a script that rewrites the job and moves it between sets, comparing nothing',
-      code: scriptedQueue(`
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('SREM', KEYS[2], ARGV[2])
-local waiting = redis.call('ZRANGE', KEYS[2], 0, 0)
-if #waiting == 0 then
-  redis.call('DEL', KEYS[2])
-end`),
-      errors: [{ messageId: 'missingFenceNoToken', line: 17 }],
     },
   ],
 });
@@ -2708,6 +2667,55 @@ export async function drop(id: string) {
   });
 }`,
       errors: [{ messageId: 'missingFenceNoToken', line: 6 }],
+    },
+  ],
+});
+
+// Scripts registered with ioredis `defineCommand` and called by name under a lock.
+const scriptedQueue = (lua: string) => `import Redlock from 'redlock';
+import Redis from 'ioredis';
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+redis.defineCommand('requeue', {
+  numberOfKeys: 2,
+  lua: \`${lua}\`,
+});
+export async function retry(jobId: string, payload: string) {
+  await redlock.using(['job:' + jobId], 5000, async () => {
+    await (redis as any).requeue('job:' + jobId, 'queue:ready', payload, jobId);
+  });
+}`;
+
+ruleTester.run('require-fence-condition: scripts defined with defineCommand', rule, {
+  valid: [
+    {
+      name: 'a script that only adds what is absent (enqueue once) overwrites nothing',
+      code: scriptedQueue(`
+local added = redis.call('HSETNX', KEYS[1], 'payload', ARGV[1])
+if added == 1 then
+  redis.call('ZADD', KEYS[2], 'NX', 0, ARGV[2])
+end`),
+    },
+    {
+      name: "a script that compares the caller's claim with the stored one is compare-and-set",
+      code: scriptedQueue(`
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[2] then
+  redis.call('HSET', KEYS[1], 'payload', ARGV[1])
+  redis.call('SREM', KEYS[2], ARGV[2])
+end`),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a script that rewrites the job and moves it between sets, comparing nothing',
+      code: scriptedQueue(`
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SREM', KEYS[2], ARGV[2])
+local waiting = redis.call('ZRANGE', KEYS[2], 0, 0)
+if #waiting == 0 then
+  redis.call('DEL', KEYS[2])
+end`),
+      errors: [{ messageId: 'missingFenceNoToken', line: 17 }],
     },
   ],
 });
