@@ -185,9 +185,9 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   }
   const method = calleeName(node);
   if (!method) return undefined;
-  // Every write below goes through a catalog write method or ends a builder chain: most calls
+  // Every write below goes through a catalog write method, `bulkWrite` or the end of a builder chain: most calls
   // (`rows.map`, `list.push`) stop here, before their receiver is resolved.
-  if (!(receivers?.catalog ?? BUILTIN_CATALOG).writeMethodNames.has(method) && !TERMINAL.test(method) && method !== 'where' && method !== 'set') return undefined;
+  if (!(receivers?.catalog ?? BUILTIN_CATALOG).writeMethodNames.has(method) && !TERMINAL.test(method) && method !== 'where' && method !== 'set' && method !== 'bulkWrite') return undefined;
   const callee = unwrap(node.callee);
   const object = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : undefined;
   const path = object ? receiverPath(object) : [];
