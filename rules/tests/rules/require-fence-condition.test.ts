@@ -1250,6 +1250,24 @@ export async function drain(queue: string, since: number) {
       ],
     },
     {
+      name: 'the time a state changed, stored as it is sent, goes with that state: not a heartbeat',
+      code: `import Redis from 'ioredis';
+import Redlock from 'redlock';
+const redis = new Redis();
+const redlock = new Redlock([redis]);
+export async function closeRound(roundId: string) {
+  await redlock.using(['round:' + roundId], 30000, async () => {
+    await redis.set(\`round:\${roundId}:closed-at\`, new Date().toISOString());
+    await redis.hset('round:' + roundId, 'publishedAt', Date.now());
+  });
+}
+`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 7, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 8, suggestions: [] },
+      ],
+    },
+    {
       name: 'S3 deletes under a lock: v3 commands, the aggregated v3 client and the v2 client; reads are not writes',
       code: `import Redlock from 'redlock';
 import { DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, S3, S3Client } from '@aws-sdk/client-s3';

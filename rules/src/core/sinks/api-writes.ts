@@ -50,6 +50,8 @@ const PROMISIFIED_SUFFIX = /(?<=[a-z])Async$/;
 
 /** Where the one stored value is, for Redis commands that store one (`SET k v`, `SETEX k ttl v`, `HSET k f v`). */
 const CLOCK_VALUE_ARG: Readonly<Record<string, number>> = { set: 1, setex: 2, psetex: 2, hset: 2 };
+/** Keys and fields that record that someone is alive or last ran, not when a state changed. */
+const LIVENESS_NAME = /heart_?beat|beats?\b|alive|liveness|ping|seen|last_?run|last_?active|started|touched/i;
 
 /** `Date.now()`, `new Date()`, and those as text (`.toString()`, `.toISOString()`, `String(...)`, a template): the current time. */
 function isCurrentTime(node: Node): boolean {
@@ -86,11 +88,13 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     if (redisCommandOf(method) === 'zadd' && node.arguments.some((a) => /^(?:GT|LT)$/i.test(staticString(a) ?? '') || (a.type === AST_NODE_TYPES.ObjectExpression && /\b(?:GT|LT)\b/.test(sourceText(a))))) return undefined;
     // `multi().srem(...).hset(...).exec()`: one transaction, one write, read at its first command.
     if (queuedAfterWrite(object)) return undefined;
-    // A heartbeat: the value is the clock read as the command is sent, so a late write is still true.
+    // A heartbeat: the value is the clock read as the command is sent, so a late write is still
+    // true. Only under a name for liveness: a state change's time (`closed-at`) goes with the state.
     const valueIndex = CLOCK_VALUE_ARG[redisCommandOf(method)];
     const value = valueIndex === undefined ? undefined : node.arguments[valueIndex];
-    if (value && value.type !== AST_NODE_TYPES.SpreadElement && isCurrentTime(value)) return undefined;
     const key = node.arguments[0];
+    const named = node.arguments.slice(0, valueIndex).map((a) => sourceText(a)).join(' ');
+    if (value && value.type !== AST_NODE_TYPES.SpreadElement && isCurrentTime(value) && LIVENESS_NAME.test(named)) return undefined;
     return { node, api: 'redis', model: REDIS, keyText: key ? sourceText(key) : undefined };
   }
   // S3 operations as methods of a client resolved through its import (v3 `S3`, v2 `aws-sdk/clients/s3`).
