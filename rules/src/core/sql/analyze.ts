@@ -3,7 +3,7 @@
  * writes, under which condition, with which values, plus the offsets a suggestion needs.
  */
 import { byteToIndex, isSqlParserLoaded, parseSql } from './parser.js';
-import { blankMysqlWriteLimit, normalizeMysql, normalizePostgres, type NormalizedSql } from './normalize.js';
+import { blankMysqlIntervals, blankMysqlWriteLimit, normalizeMysql, normalizePostgres, type NormalizedSql } from './normalize.js';
 import { TokenView } from './tokens.js';
 import {
   Scope,
@@ -74,8 +74,14 @@ function analyzeUncached(source: string, dialect: SqlDialect): SqlAnalysis | und
   let parsedText = text;
   let parsed = parseSql(text);
   if (!parsed && dialect === 'mysql') {
-    // MySQL's `UPDATE/DELETE ... ORDER BY ... LIMIT n`: parse without the tail, offsets unchanged.
-    const blanked = blankMysqlWriteLimit(text);
+    // MySQL's `INTERVAL 15 SECOND` and `UPDATE/DELETE ... ORDER BY ... LIMIT n`: parse without
+    // them, offsets unchanged.
+    const intervals = blankMysqlIntervals(text);
+    if (intervals) {
+      parsedText = intervals;
+      parsed = parseSql(intervals);
+    }
+    const blanked = parsed ? undefined : blankMysqlWriteLimit(parsedText);
     if (blanked) {
       parsedText = blanked;
       parsed = parseSql(blanked);

@@ -274,3 +274,25 @@ export function blankMysqlWriteLimit(text: string): string | undefined {
   const to = tokens[end - 1].end;
   return text.slice(0, from) + text.slice(from, to).replace(/[^\n]/g, ' ') + text.slice(to);
 }
+
+const MYSQL_INTERVAL_UNIT = /^(?:MICROSECOND|SECOND|MINUTE|HOUR|DAY|WEEK|MONTH|QUARTER|YEAR)$/i;
+
+/**
+ * MySQL's `INTERVAL 15 SECOND` / `INTERVAL $1 MINUTE` (not PostgreSQL syntax) replaced by its
+ * amount padded with spaces, so the statement parses and every offset stays valid: what is
+ * read off it (the columns set, the parameters and clock functions reaching them) is the same.
+ * Undefined when the text has no such interval.
+ */
+export function blankMysqlIntervals(text: string): string | undefined {
+  const tokens = scanSql(text);
+  let out: string | undefined;
+  for (let k = 0; k + 2 < tokens.length; k++) {
+    const [interval, amount, unit] = [tokens[k], tokens[k + 1], tokens[k + 2]];
+    if (interval.text !== 'INTERVAL' || !/^(?:\d+(?:\.\d+)?|\$\d+)$/.test(amount.text) || !MYSQL_INTERVAL_UNIT.test(unit.text)) continue;
+    const base = out ?? text;
+    const replacement = amount.text.padEnd(unit.end - interval.start, ' ');
+    out = base.slice(0, interval.start) + replacement + base.slice(unit.end);
+    k += 2;
+  }
+  return out;
+}

@@ -429,6 +429,20 @@ describe('mysql dialect', () => {
     expect(analyzeSql('UPDATE t SET v = ? LIMIT 1; UPDATE u SET v = ? LIMIT 1', 'mysql')).toBeUndefined();
   });
 
+  it('reads MySQL intervals (INTERVAL 15 SECOND, INTERVAL ? MINUTE) in a write, keeping the offsets', () => {
+    const sql = 'UPDATE leases SET epoch = UNIX_TIMESTAMP(), expires_at = NOW() + INTERVAL 15 SECOND WHERE name = ? AND (expires_at < NOW() OR holder = ?)';
+    const a = analyze(sql, 'mysql');
+    const s = a.statements[0];
+    expect(s.assignments.map((x) => x.column)).toEqual(['epoch', 'expires_at']);
+    expect(s.assignments[0].value.functions).toEqual(['unix_timestamp']);
+    expect(a.text.slice(s.edit.whereRange!.start, s.edit.whereRange!.end)).toBe('name = $1 AND (expires_at < NOW() OR holder = $2)');
+    const later = first('UPDATE jobs SET run_at = DATE_ADD(NOW(), INTERVAL ? MINUTE) WHERE id = ? ORDER BY id LIMIT 1', 'mysql');
+    expect(conds(later)).toEqual(['id = [2]']);
+    expect(later.assignments[0].value.params).toEqual([1]);
+    // An interval inside a string is text, not syntax.
+    expect(analyzeSql("UPDATE t SET note = 'INTERVAL 1 DAY' WHERE k = ?", 'mysql')?.text).toBe("UPDATE t SET note = 'INTERVAL 1 DAY' WHERE k = $1");
+  });
+
   it('returns undefined for MySQL-only syntax', () => {
     expect(analyzeSql('INSERT INTO t (k, v) VALUES (?, ?) ON DUPLICATE KEY UPDATE v = VALUES(v)', 'mysql')).toBeUndefined();
     expect(analyzeSql('REPLACE INTO t (k, v) VALUES (?, ?)', 'mysql')).toBeUndefined();
