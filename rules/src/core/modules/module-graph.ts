@@ -555,6 +555,9 @@ export class ProjectView {
  */
 export function textMayExport(text: string, name: string): boolean {
   if (/\bexport\s*\*\s*from\b|\bmodule\.exports\b|\bexports\s*[.[]|\bexport\s*=|\bexport\s+(?:declare\s+)?(?:const|let|var)\s*[{[]/.test(text)) return true;
+  // A name that is no identifier (a namespace import asks for `*`, a string export name) is not
+  // read this closely either: it must never become regular-expression syntax.
+  if (!/^[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*$/u.test(name)) return true;
   const id = name.replace(/[$]/g, '\\$');
   const declared = new RegExp(`\\bexport\\s+(?:declare\\s+)?(?:default\\s+)?(?:abstract\\s+)?(?:async\\s+)?(?:const|let|var|function\\s*\\*?|class|enum|namespace|type|interface)\\s*${id}(?![\\w$])`);
   if (declared.test(text)) return true;

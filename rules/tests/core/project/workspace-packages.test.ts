@@ -184,6 +184,12 @@ describe('textMayExport', () => {
     expect(textMayExport("export * from './other';", 'logger')).toBe(true);
     expect(textMayExport('module.exports = { logger };', 'logger')).toBe(true);
     expect(textMayExport("import { logger } from './logger';\nexport const loggerName = logger.name;", 'logger')).toBe(false);
-    expect(textMayExport("import { logger } from './logger';\nexport { loggerName };", 'logger')).toBe(false);
+    expect(textMayExport("import { logger } from './logger';\nexport { loggerName };", 'logger')).toBe(false);  });
+
+  it('answers for names that are no identifiers without reading them as patterns', () => {
+    expect(textMayExport("export { a as 'x*y' };", '*')).toBe(true);
+    expect(textMayExport('export const a = 1;', 'a+b')).toBe(true);
+    expect(textMayExport('export const $store = 1;', '$store')).toBe(true);
+    expect(textMayExport('export const store = 1;', '$store')).toBe(false);
   });
 });
