@@ -1954,6 +1954,20 @@ export async function move(id: string, v: string) {
 }`,
     },
     {
+      name: 'a knex update built on the pool but embedded in the transaction query as a CTE runs in that transaction',
+      code: `${pgKnexPrisma}
+export async function claim(group: number) {
+  return db.transaction(async (trx) => {
+    const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(?) AS ok', [group]);
+    if (!rows[0].ok) return [];
+    return trx
+      .with('claimed', db.from('items').update({ state: 'taken' }).whereIn('id', db.select('id').from('ready')).returning('*'))
+      .select('*')
+      .from('claimed');
+  });
+}`,
+    },
+    {
       name: 'a knex transaction opened without a callback, shared advisory lock',
       code: `${pgKnexPrisma}
 export async function move(id: string, v: string) {
@@ -1985,6 +1999,19 @@ export async function settle(accountId: string, balance: number) {
   }
 }`,
       errors: [{ messageId: 'missingFenceNoToken', line: 15, suggestions: [] }],
+    },
+    {
+      name: 'a knex update on the pool run on its own, beside the locked transaction, is outside it',
+      code: `${pgKnexPrisma}
+export async function claim(group: number) {
+  return db.transaction(async (trx) => {
+    const { rows } = await trx.raw('SELECT pg_try_advisory_xact_lock(?) AS ok', [group]);
+    if (!rows[0].ok) return [];
+    await db.from('items').update({ state: 'taken' }).whereIn('id', db.select('id').from('ready'));
+    return trx.select('*').from('items');
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 14, suggestions: [] }],
     },
     {
       name: 'a session lock taken through the pool holds for none of its writes',

@@ -86,6 +86,8 @@ export function connectionOf(node: SqlNode | TSESTree.NewExpression): string | u
       if (p.type === AST_NODE_TYPES.Property && /^(?:transaction|transacting)$/.test(propertyKeyName(p) ?? '')) return receiverKey(p.value);
     }
   }
+  const enclosing = enclosingQueryOf(node);
+  if (enclosing) return connectionOf(enclosing);
   let current: Node = node;
   for (let i = 0; i < 30 && current.type === AST_NODE_TYPES.CallExpression; i++) {
     const call: TSESTree.CallExpression = current;
@@ -96,6 +98,25 @@ export function connectionOf(node: SqlNode | TSESTree.NewExpression): string | u
     current = unwrap(callee.object);
   }
   return receiverKey(current);
+}
+
+/** Query-builder methods whose builder arguments become part of the query they build (a CTE, a subquery). */
+const SUBQUERY_METHOD = /^(?:with|withRecursive|withMaterialized|withNotMaterialized|whereIn|whereNotIn|orWhereIn|orWhereNotIn|whereExists|whereNotExists|orWhereExists|from|union|unionAll|intersect|except)$/;
+
+/**
+ * The query a builder chain is embedded in (`trx.with('moved', db.from(t).update(...))`): the
+ * statement runs as part of that query, on its connection, never on its own.
+ */
+function enclosingQueryOf(node: TSESTree.CallExpression): TSESTree.CallExpression | undefined {
+  let top: Node = node;
+  for (let i = 0; i < 30; i++) {
+    const member: Node | undefined = top.parent;
+    if (member?.type !== AST_NODE_TYPES.MemberExpression || member.object !== top || member.parent?.type !== AST_NODE_TYPES.CallExpression || member.parent.callee !== member) break;
+    top = member.parent;
+  }
+  const outer = top.parent;
+  if (outer?.type !== AST_NODE_TYPES.CallExpression || outer.callee === top || !outer.arguments.includes(top as TSESTree.CallExpressionArgument)) return undefined;
+  return unwrap(outer.callee).type === AST_NODE_TYPES.MemberExpression && SUBQUERY_METHOD.test(calleeName(outer) ?? '') ? outer : undefined;
 }
 
 /** Whether a write on `write` and a lock on `lock` use the same connection (`tx` and `tx.account`). */
