@@ -22,6 +22,7 @@ import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from 
 import { judgeObjectWrite, objectWriteTable, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
 import { isLockTable } from './models/lock-tables.js';
 import { apiWriteFenced, readApiWrite, type ApiWrite } from './sinks/api-writes.js';
+import { readRecordWrite, recordReceiver } from './sinks/record-writes.js';
 import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { catalogFor, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
@@ -256,6 +257,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       earlier: judge.earlier ?? [],
       isOwnLockKey,
       scripts,
+      inheritedRecords: options.summaryMode,
     });
   let tracer = new TokenTracer(sourceCode, functions, [], { imports, catalog });
   const empty = (): FileAnalysis => ({
@@ -489,7 +491,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
-      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!);
+      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers);
       if (viaCall) {
         // Handed the advisory lock's own transaction or session (`tasks.expire(trx)`): its writes go through it.
         // Also for a helper's lock: `closeWatches(tx, id)` handed the transaction `lockChat(tx, id)` locked.
@@ -541,6 +543,8 @@ interface WriteEnv {
   isOwnLockKey?: (key: Node) => boolean;
   /** Lua scripts defined with `defineCommand`, by command name. */
   scripts: RedisScriptCommands;
+  /** Summarising a module: `this.save()` in a class extending a project class counts (its callers decide). */
+  inheritedRecords?: boolean;
 }
 
 const REDIS = sinkModel('redis');
@@ -603,6 +607,14 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     if (write) {
       const verdict = judgeObjectWrite(write, judge);
       return { sink: 'object', node, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
+    }
+    const record = node.type === AST_NODE_TYPES.CallExpression ? readRecordWrite(node, receivers) : undefined;
+    // `this.save()` of a class extending a project class is a record write only for a caller holding such a record.
+    if (record && (!record.record.inherited || env.inheritedRecords)) {
+      const { model, method, kind } = record;
+      const write: ObjectWrite = { node: node as TSESTree.CallExpression, api: model.family as ObjectWrite['api'], model, method, kind, links: [], record: record.record };
+      // A version compare-and-set made by the ORM (Sequelize `version: true`) fences like `{ version }` in a filter.
+      return { sink: 'object', node, write, verdict: { tokenCompared: false, tokenStored: false }, fenced: record.record.versioned };
     }
     const api = readApiWrite(node, receivers, text);
     if (api) {
@@ -738,11 +750,13 @@ function passesToken(arg: Node | undefined, tracer: TokenTracer): boolean {
  * A call in a critical section to a project function that writes: fenced when every write
  * inside is fenced there, or compares the token the caller passes in.
  */
-function callWriteSite(node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, callees: ProjectCallees, tracer: TokenTracer, project: ProjectView): CallWriteSite | undefined {
+function callWriteSite(node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, callees: ProjectCallees, tracer: TokenTracer, project: ProjectView, receivers: ReceiverTable): CallWriteSite | undefined {
   const callee = callees.summaryOf(node);
   if (!callee) return undefined;
-  // Writes reported in their own module (a token passed in and not used) are not reported twice.
-  const writes = callee.writes.filter((w) => !w.reportedThere);
+  // Writes reported in their own module (a token passed in and not used) are not reported twice;
+  // a write of the instance's own record counts on a record a model read returned.
+  const onRecord = recordReceiver(node, receivers);
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord));
   if (writes.length === 0) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);

@@ -16,6 +16,7 @@ import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
+import { recordReceiver } from './sinks/record-writes.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
@@ -1027,7 +1028,8 @@ class ModuleSummarizer implements ModuleBuilder {
         if (reading.fenced && conditionArgs.length === 0) continue;
         // A write of a function handed a token or lease is judged (and reported) in this module.
         const reportedThere = analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced);
-        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)] });
+        const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : {};
+        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;
@@ -1036,7 +1038,12 @@ class ModuleSummarizer implements ModuleBuilder {
       const inner = local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(node);
       if (!inner) continue;
       if (inner.partial) partial = true;
-      for (const write of inner.writes) {
+      // A write of the instance's own record stays one through `this.m()`; on another receiver it needs a fetched record.
+      const onThis = !!calleeObject(node) && unwrap(calleeObject(node)!).type === AST_NODE_TYPES.ThisExpression;
+      const onRecord = !onThis && recordReceiver(node, analysis.receivers);
+      for (const found of inner.writes) {
+        if (found.ofRecord && !onThis && !onRecord) continue;
+        const write = found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found;
         if (!write.fenced && write.conditionArgs.some((j) => passesToken(node.arguments[j]))) continue;
         // A clock, random or constant value passed where the write expects its token: no fence.
         if (write.fenced && write.conditionArgs.some((j) => { const arg = node.arguments[j]; return !!arg && arg.type !== AST_NODE_TYPES.SpreadElement && analysis.tracer.isNonToken(arg); })) {

@@ -15,6 +15,7 @@ export type MessageIds =
   | 'receivedLeaseUnfenced'
   | 'callWritesUnfenced'
   | 'callPassesNonToken'
+  | 'recordWriteUnfenced'
   | 'addFenceCondition';
 
 export default createRule<Options, MessageIds>({
@@ -33,6 +34,7 @@ export default createRule<Options, MessageIds>({
       receivedLeaseUnfenced: '{{write}} in {{fn}} gets the lease {{lease}}{{at}} but compares no fence token.',
       callWritesUnfenced: '{{write}} ({{where}}) runs under {{acquire}} unfenced.',
       callPassesNonToken: '{{write}} ({{where}}) under {{acquire}} is fenced on {{value}}, not a token.',
+      recordWriteUnfenced: '{{write}} under {{acquire}} writes back a record it read and cannot compare a fence token: a stale holder can {{effect}}. Write through a conditional update that compares and stores the token.',
       addFenceCondition: 'Compare and store {{column}} with {{token}} in this write.',
     },
     schema: [
@@ -95,6 +97,11 @@ export default createRule<Options, MessageIds>({
             lease: codeSpan(received?.param.name ?? '', 20),
             at: received ? lineSuffix(received.param.loc.start.line, reportedLine) : '',
           };
+          // `user.save()` under the lock: the ORM sends its own `WHERE id = ...`, so no suggestion can add a fence to it.
+          if (write.sink === 'object' && write.write.record && acquire) {
+            context.report({ loc: callHeadLoc(write.node), messageId: 'recordWriteUnfenced', data: { ...data, write: `This ${codeSpan(`${sourceCode.getText(write.node.callee)}()`, 28)}` } });
+            continue;
+          }
           const messageId: MessageIds = received
             ? token === undefined
               ? 'receivedLeaseUnfenced'

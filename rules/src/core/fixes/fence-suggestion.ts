@@ -50,6 +50,8 @@ export function fenceColumn(write: Reported, column: string): string {
 
 /** The suggestion for a write under a lock, or in a function handed a token by its caller. */
 export function fenceSuggestion(analysis: FileAnalysis, write: Reported, sourceCode: SourceCode, optionColumn?: string, knownColumn?: string): FenceSuggestion | undefined {
+  // An instance write (`user.save()`) sends no condition of the caller's: there is nothing to add a fence to.
+  if (write.sink === 'object' && write.write.record) return undefined;
   const token = 'received' in write ? write.received.token : analysis.tracer.tokenInScope(write.node, write.acquire);
   if (token === undefined) return undefined;
   // `knownColumn`: the field the code itself compared (a separate check's), ahead of the file's other writes.

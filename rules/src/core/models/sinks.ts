@@ -118,6 +118,21 @@ export interface SinkModel {
   /** Per SQL method, when methods resolve differently (pg-promise). */
   sqlResults?: Readonly<Record<string, ResultShape>>;
   fence: FenceTemplate;
+  /** Active records: writes made through a record the library returned (`user.save()`), not a client. */
+  records?: RecordModel;
+}
+
+/**
+ * How an ORM writes back a record it returned: the instance methods that write it, the base
+ * classes a model class extends (whose `this.save()` is that record's write), and the model or
+ * schema option that turns the instance write into a version compare-and-set.
+ */
+export interface RecordModel {
+  methods: Readonly<Record<string, WriteKind>>;
+  /** Exports of the library's packages that model classes extend: Sequelize `Model`, TypeORM `BaseEntity`. */
+  bases: readonly string[];
+  /** Option that adds `WHERE version = ...` to every instance write: Sequelize `version`, Mongoose `optimisticConcurrency`. */
+  versionOption?: string;
 }
 
 const PG_RESULT: ResultShape = { type: 'count', read: ['rowCount'], misleading: ['rows', 'command'] };
@@ -304,6 +319,8 @@ export const SINK_MODELS: readonly SinkModel[] = [
     ],
     result: { type: 'count', read: ['matchedCount', 'modifiedCount', 'nModified', 'n'], misleading: ['acknowledged', 'upsertedCount', 'upsertedId'] },
     fence: { compare: '{column}: { $lt: {token} }', store: '{column}: {token}' },
+    // Mongoose documents; `save()` bumps `__v` only for arrays, so it compares nothing unless the schema sets `optimisticConcurrency`.
+    records: { methods: { save: 'update', deleteOne: 'delete', remove: 'delete' }, bases: [], versionOption: 'optimisticConcurrency' },
   },
   {
     id: 'sequelize',
@@ -321,6 +338,8 @@ export const SINK_MODELS: readonly SinkModel[] = [
     ],
     result: { type: 'number' },
     fence: { compare: '{column}: { [Op.lt]: {token} }', store: '{column}: {token}' },
+    // `version: true` in the model options makes `save()` send `WHERE version = ...` and bump it.
+    records: { methods: { save: 'update', update: 'update', destroy: 'delete', increment: 'update', decrement: 'update', restore: 'update' }, bases: ['Model'], versionOption: 'version' },
   },
   {
     id: 'typeorm',
@@ -339,6 +358,8 @@ export const SINK_MODELS: readonly SinkModel[] = [
     ],
     result: { type: 'count', read: ['affected'], misleading: ['raw', 'generatedMaps'] },
     fence: { compare: '{column}: LessThan({token})', store: '{column}: {token}' },
+    // ActiveRecord entities (`order.save()`), and `repo.save(order)` of an entity read before; `@VersionColumn` is bumped, never compared.
+    records: { methods: { save: 'update', remove: 'delete', softRemove: 'delete', recover: 'update' }, bases: ['BaseEntity'] },
   },
   {
     id: 'kysely',

@@ -10,6 +10,7 @@ import { memberName, unwrap, type Node } from '../ast.js';
 import { resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
 import type { ProjectView } from './module-graph.js';
 import { receiverKey } from './receivers.js';
+import { RECORD_READ_METHOD } from '../models/record-reads.js';
 import type { ExportSummary, FunctionSummary } from './summaries.js';
 
 /** Calls that hand out an instance of the class they are given: `moduleRef.get(LockService)`, `container.resolve(Repo)`. */
@@ -43,6 +44,13 @@ export class ProjectCallees {
           const binding = resolveImported(first, this.imports);
           if (binding) return binding;
         }
+      }
+      // `await User.findByPk(id)`: a model read returns an instance of the model class.
+      const read = node.type === AST_NODE_TYPES.CallExpression && memberName(unwrap(node.callee)) === 'exec' ? unwrap((unwrap(node.callee) as TSESTree.MemberExpression).object) : node;
+      if (read.type === AST_NODE_TYPES.CallExpression && RECORD_READ_METHOD.test(memberName(unwrap(read.callee)) ?? '')) {
+        const callee = unwrap(read.callee) as TSESTree.MemberExpression;
+        const binding = resolveImported(callee.object, this.imports);
+        if (binding) return binding;
       }
       const key = receiverKey(node);
       if (key && this.instances.has(key)) return this.instances.get(key);

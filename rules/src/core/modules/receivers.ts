@@ -313,6 +313,11 @@ export class ReceiverTable {
     return (kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog)) !== undefined;
   }
 
+  /** The import a name (or a member of a namespace import) stands for. */
+  importOf(node: Node): ImportBinding | undefined {
+    return resolveImported(node, this.imports);
+  }
+
   /** The write client a receiver is, if any. */
   sinkModelOf(node: Node): SinkModel | undefined {
     return sinkModelOfKind(this.kindOf(node));

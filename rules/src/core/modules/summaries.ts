@@ -84,6 +84,11 @@ export interface WriteSummary {
   reportedThere: boolean;
   /** Calls from the summarised function down to the write, outermost first, then the write. */
   flow: SourceLocation[];
+  /**
+   * `this.save()` of a class extending a project class: a write of the instance's record, made
+   * only when the instance is one a model read returned. A caller counts it on such a record.
+   */
+  ofRecord?: boolean;
 }
 
 export interface FunctionSummary {

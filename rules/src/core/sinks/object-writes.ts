@@ -10,6 +10,7 @@ import { calleeName, calleeObject, constObjectBefore, memberName, objectArgument
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
+import type { RecordWrite } from './record-writes.js';
 import { BUILTIN_CATALOG } from '../models/catalog.js';
 
 /** `object`: a project's own client declared in the settings (`SinkFamily` `object`). */
@@ -30,6 +31,8 @@ export interface ObjectWrite {
   links: TSESTree.CallExpression[];
   /** MongoDB `bulkWrite([...])`: each operation read as a write of its own; the call is fenced when all are. */
   operations?: ObjectWrite[];
+  /** An active-record write (`user.save()`): no filter of the caller's, so nothing to add a fence to. */
+  record?: RecordWrite;
 }
 
 export interface ObjectVerdict {

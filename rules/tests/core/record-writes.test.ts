@@ -1,0 +1,173 @@
+/**
+ * Active-record writes under a lock: a record an ORM returned, written back through the record
+ * itself (`user.save()`, `doc.save()`, `order.remove()`), or through a method of the model class
+ * that saves `this`. The ORM sends its own `WHERE id = ...`, so no fence can be added to it: the
+ * finding carries no suggestion.
+ */
+import rule from '../../src/rules/require-fence-condition.js';
+import { createRuleTester } from '../rule-tester.js';
+
+const ruleTester = createRuleTester();
+
+const sequelize = `import Redlock from 'redlock';
+import Redis from 'ioredis';
+import { Model, DataTypes, Sequelize } from 'sequelize';
+const redlock = new Redlock([new Redis()]);
+const sequelize = new Sequelize('postgres://localhost/app');
+`;
+
+const mongoose = `import Redlock from 'redlock';
+import Redis from 'ioredis';
+import mongoose, { Schema } from 'mongoose';
+const redlock = new Redlock([new Redis()]);
+`;
+
+const recordError = (line: number) => ({ messageId: 'recordWriteUnfenced' as const, line, suggestions: [] });
+
+ruleTester.run('require-fence-condition (active records)', rule, {
+  valid: [
+    {
+      name: 'a save after the lock is released runs outside the critical section',
+      code: `${sequelize}class Account extends Model {}
+Account.init({ plan: DataTypes.STRING }, { sequelize });
+export async function changePlan(id: string, plan: string) {
+  const lock = await redlock.acquire(['account:' + id], 5000);
+  const account = await Account.findByPk(id);
+  await lock.release();
+  account!.plan = plan;
+  await account!.save();
+}`,
+    },
+    {
+      name: 'an object of unknown origin with a save method is no record',
+      code: `${sequelize}export async function flush(id: string, draft: { save(): Promise<void> }) {
+  await redlock.using(['draft:' + id], 5000, async () => {
+    const local = makeDraft(id);
+    await local.save();
+    await draft.save();
+  });
+}
+declare function makeDraft(id: string): { save(): Promise<void> };`,
+    },
+    {
+      name: 'Sequelize optimistic locking (version: true) makes save() compare the version',
+      code: `${sequelize}class Account extends Model {}
+Account.init({ plan: DataTypes.STRING }, { sequelize, version: true });
+export async function changePlan(id: string, plan: string) {
+  await redlock.using(['account:' + id], 5000, async () => {
+    const account = await Account.findByPk(id);
+    account!.plan = plan;
+    await account!.save();
+  });
+}`,
+    },
+    {
+      name: 'a Mongoose schema with optimisticConcurrency makes save() compare the version',
+      code: `${mongoose}const jobSchema = new Schema({ status: String }, { optimisticConcurrency: true });
+const Job = mongoose.model('Job', jobSchema);
+export async function finish(id: string) {
+  await redlock.using(['job:' + id], 5000, async () => {
+    const job = await Job.findById(id);
+    job!.status = 'done';
+    await job!.save();
+  });
+}`,
+    },
+    {
+      name: 'a plain Prisma read returns data, not a record with a save method',
+      code: `${sequelize}import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function touch(id: string) {
+  await redlock.using(['user:' + id], 5000, async () => {
+    const user: any = await prisma.user.findUnique({ where: { id } });
+    await user.save();
+  });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'Sequelize: a record read under the lock and saved back',
+      code: `${sequelize}class Account extends Model {}
+Account.init({ plan: DataTypes.STRING }, { sequelize });
+export async function changePlan(id: string, plan: string) {
+  await redlock.using(['account:' + id], 5000, async () => {
+    const account = await Account.findByPk(id);
+    account!.plan = plan;
+    await account!.save();
+  });
+}`,
+      errors: [recordError(12)],
+    },
+    {
+      name: 'Sequelize: update, increment and destroy on the record',
+      code: `${sequelize}class Account extends Model {}
+Account.init({ plan: DataTypes.STRING }, { sequelize });
+export async function settle(id: string) {
+  const lock = await redlock.acquire(['account:' + id], 5000);
+  const account = await Account.findOne({ where: { id } });
+  await account!.update({ plan: 'free' });
+  await account!.increment('logins');
+  await account!.destroy();
+  await lock.release();
+}`,
+      errors: [recordError(11), recordError(12), recordError(13)],
+    },
+    {
+      name: 'Sequelize: a method of the model class that saves this',
+      code: `${sequelize}class User extends Model {
+  declare secret: string;
+  async rotateSecret() {
+    this.secret = Math.random().toString(36);
+    await this.save();
+  }
+}
+User.init({ secret: DataTypes.STRING }, { sequelize });
+export async function revoke(id: string) {
+  await redlock.using(['user:' + id], 5000, async () => {
+    const user = await User.findByPk(id);
+    await user?.rotateSecret();
+  });
+}`,
+      errors: [recordError(10)],
+    },
+    {
+      name: 'Mongoose: a document read under the lock and saved back',
+      code: `${mongoose}const Job = mongoose.model('Job', new Schema({ status: String }));
+export async function finish(id: string) {
+  await redlock.using(['job:' + id], 5000, async () => {
+    const job = await Job.findById(id).exec();
+    job!.status = 'done';
+    await job!.save();
+  });
+}`,
+      errors: [recordError(10)],
+    },
+    {
+      name: 'TypeORM: an ActiveRecord entity, and an entity saved through its repository',
+      code: `import Redlock from 'redlock';
+import Redis from 'ioredis';
+import { BaseEntity, Entity, Column, DataSource } from 'typeorm';
+const redlock = new Redlock([new Redis()]);
+const dataSource = new DataSource({ type: 'postgres' });
+@Entity()
+class Order extends BaseEntity {
+  @Column() state!: string;
+  async cancel() {
+    this.state = 'cancelled';
+    await this.save();
+  }
+}
+export async function cancel(id: number) {
+  await redlock.using(['order:' + id], 5000, async () => {
+    const order = await Order.findOneBy({ id });
+    await order!.remove();
+    const repo = dataSource.getRepository(Order);
+    const again = await repo.findOneBy({ id });
+    await repo.save(again!);
+  });
+}`,
+      errors: [recordError(17), recordError(20)],
+    },
+  ],
+});
