@@ -523,7 +523,7 @@ function passedFunctionWrites(acquires: readonly AcquireSite[], callees: Project
     if (acquire.node.type !== AST_NODE_TYPES.CallExpression) continue;
     const passed = callees.exportOfExpression(reference, 'static', 0);
     if (passed?.kind !== 'function') continue;
-    const write = passed.fn.writes.find((w) => !w.reportedThere && !w.fenced);
+    const write = passed.fn.writes.find((w) => !w.reportedThere && !w.fenced && !w.ofRecord);
     if (!write) continue;
     const flow = [...(acquire.flow ?? [locationOf(project.file, acquire.node)]), locationOf(project.file, reference), ...write.flow];
     out.push({ sink: 'call', node: acquire.node, acquire, callee: passed.fn, write, fenced: false, flow });
