@@ -301,6 +301,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         callees?.record(node);
         break;
       case AST_NODE_TYPES.AssignmentExpression:
+        receivers.record(node);
+        functions.record(node);
+        callees?.record(node);
+        break;
       case AST_NODE_TYPES.TSParameterProperty:
         receivers.record(node);
         callees?.record(node);

@@ -34,7 +34,7 @@ export default createRule<Options, MessageIds>({
       receivedLeaseUnfenced: '{{write}} in {{fn}} gets the lease {{lease}}{{at}} but compares no fence token.',
       callWritesUnfenced: '{{write}} ({{where}}) runs under {{acquire}} unfenced.',
       callPassesNonToken: '{{write}} ({{where}}) under {{acquire}} is fenced on {{value}}, not a token.',
-      recordWriteUnfenced: '{{write}} under {{acquire}} writes back a record it read and cannot compare a fence token: a stale holder can {{effect}}. Write through a conditional update that compares and stores the token.',
+      recordWriteUnfenced: '{{write}} under {{acquire}} writes a record back: it cannot carry a fence condition.',
       addFenceCondition: 'Compare and store {{column}} with {{token}} in this write.',
     },
     schema: [
@@ -99,7 +99,7 @@ export default createRule<Options, MessageIds>({
           };
           // `user.save()` under the lock: the ORM sends its own `WHERE id = ...`, so no suggestion can add a fence to it.
           if (write.sink === 'object' && write.write.record && acquire) {
-            context.report({ loc: callHeadLoc(write.node), messageId: 'recordWriteUnfenced', data: { ...data, write: `This ${codeSpan(`${sourceCode.getText(write.node.callee)}()`, 28)}` } });
+            context.report({ loc: callHeadLoc(write.node), messageId: 'recordWriteUnfenced', data: { ...data, write: `This ${codeSpan(`${write.write.method}()`, 20)}` } });
             continue;
           }
           const messageId: MessageIds = received

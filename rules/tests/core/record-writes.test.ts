@@ -144,6 +144,22 @@ export async function finish(id: string) {
       errors: [recordError(10)],
     },
     {
+      name: 'Mongoose: a schema method that saves this, called on a document read under the lock',
+      code: `${mongoose}const jobSchema = new Schema({ status: String });
+jobSchema.methods.finish = async function () {
+  this.status = 'done';
+  await this.save();
+};
+const Job = mongoose.model('Job', jobSchema);
+export async function finish(id: string) {
+  await redlock.using(['job:' + id], 5000, async () => {
+    const job = await Job.findById(id);
+    await job!.finish();
+  });
+}`,
+      errors: [recordError(8)],
+    },
+    {
       name: 'TypeORM: an ActiveRecord entity, and an entity saved through its repository',
       code: `import Redlock from 'redlock';
 import Redis from 'ioredis';

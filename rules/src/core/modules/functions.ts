@@ -1,6 +1,6 @@
 /** Same-file functions by the names calls use, so analysis can follow a call into its callee. */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { isFunctionNode, unwrap, type FunctionNode, type Node } from '../ast.js';
+import { isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { receiverKey } from './receivers.js';
 
 export class FunctionIndex {
@@ -35,9 +35,14 @@ export class FunctionIndex {
       // way, and by bare name for object literals.
       const name = node.key.type === AST_NODE_TYPES.PrivateIdentifier ? `#${node.key.name}` : node.key.name;
       this.byName.set(`this.${name}`, node.value);
-      const methods = this.methodsByName.get(name);
-      if (methods) methods.push(node.value);
-      else this.methodsByName.set(name, [node.value]);
+      this.addMethod(name, node.value);
+    } else if (node.type === AST_NODE_TYPES.AssignmentExpression) {
+      // Mongoose schema methods (`schema.methods.finish = function () {...}`) are called on documents: `job.finish()`.
+      const left = node.left;
+      const right = unwrap(node.right);
+      if (left.type === AST_NODE_TYPES.MemberExpression && !left.computed && left.property.type === AST_NODE_TYPES.Identifier && memberName(unwrap(left.object)) === 'methods' && isFunctionNode(right)) {
+        this.addMethod(left.property.name, right);
+      }
     } else if (node.type === AST_NODE_TYPES.Property && node.key.type === AST_NODE_TYPES.Identifier && isFunctionNode(node.value)) {
       if (!this.byName.has(node.key.name)) this.byName.set(node.key.name, node.value);
     } else if (node.type === AST_NODE_TYPES.CallExpression) {
@@ -48,6 +53,12 @@ export class FunctionIndex {
         else this.callsByKey.set(key, [node]);
       }
     }
+  }
+
+  private addMethod(name: string, fn: FunctionNode): void {
+    const methods = this.methodsByName.get(name);
+    if (methods) methods.push(fn);
+    else this.methodsByName.set(name, [fn]);
   }
 
   /** The same-file function declared under `name` (`save`, `this.save`), if any. */
