@@ -50,7 +50,8 @@ export class ProjectCallees {
       if (read.type === AST_NODE_TYPES.CallExpression && RECORD_READ_METHOD.test(memberName(unwrap(read.callee)) ?? '')) {
         const callee = unwrap(read.callee) as TSESTree.MemberExpression;
         const binding = resolveImported(callee.object, this.imports);
-        if (binding) return binding;
+        // Only a model class: a service instance's `findOne` returns data, not that service.
+        if (binding && this.view.exportOfBinding(binding)?.kind === 'class') return binding;
       }
       const key = receiverKey(node);
       if (key && this.instances.has(key)) return this.instances.get(key);

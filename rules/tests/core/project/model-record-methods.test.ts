@@ -74,6 +74,22 @@ describe('a model method that saves its own record, in another module', () => {
     expect(findings(results.get('tasks/revoke.ts'))).toEqual([]);
   });
 
+  it('a read through a service object returns data, not that service', async () => {
+    current = project({
+      ...files('', 'await Member.findByPk(memberId)'),
+      'services/members.ts': `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export const memberService = {
+  async findOne(id: string) { return prisma.member.findUnique({ where: { id } }); },
+  async rotateSessionSecret() { await prisma.member.updateMany({ where: {}, data: { sessionSecret: null } }); },
+};
+`,
+      'tasks/revoke.ts': task('await memberService.findOne(memberId)').replace("import { Member } from '../models';", "import { memberService } from '../services/members';"),
+    });
+    const results = await current.lint('tasks/revoke.ts');
+    expect(findings(results.get('tasks/revoke.ts'))).toEqual([]);
+  });
+
   it('the model module itself reports nothing: it holds no lock', async () => {
     current = project(files('', 'await Member.findByPk(memberId)'));
     const results = await current.lint('models/member.ts', 'models/base.ts');
