@@ -100,6 +100,20 @@ async function runCommand(page, title) {
 const statusItem = (page) => page.locator('.statusbar-item[id$="fencelint.status"] a').first();
 
 /** Polls until check() returns a truthy value; the last error explains a timeout. */
+/**
+ * Opens the Problems panel, pressing its shortcut again until the panel shows: pressed while
+ * the Output view is taking focus, the shortcut is sometimes lost on a loaded machine.
+ */
+async function openProblems(page, timeoutMs = 60_000) {
+  const panel = page.locator('.markers-panel');
+  await until('the Problems panel', async () => {
+    if (await panel.isVisible()) return true;
+    await page.keyboard.press('Control+Shift+M');
+    await panel.waitFor({ state: 'visible', timeout: 5_000 });
+    return true;
+  }, timeoutMs);
+}
+
 async function until(what, check, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   let last;
@@ -312,7 +326,7 @@ const scenarios = {
     await squiggle(page).waitFor({ timeout: 60_000 });
     await runCommand(page, 'Fencelint: Show output');
     await until('the log line for the ignored file', async () => /resource-copy\.ts is not linted: the workspace's ESLint config/.test(await outputText(page)), 60_000);
-    await page.keyboard.press('Control+Shift+M');
+    await openProblems(page);
     await page.locator('.markers-panel .monaco-list-row', { hasText: RULE }).first().waitFor({ timeout: 30_000 });
     // Both files hold the same unfenced write: one fencelint entry means the ignored one has none.
     const entries = await page.locator('.markers-panel .monaco-list-row', { hasText: RULE }).count();
