@@ -205,6 +205,12 @@ export function propertyValue(object: TSESTree.ObjectExpression | undefined, nam
  * (`const headers = { 'X-Fence-Token': t }; put(url, body, { headers })`).
  */
 export function constObjectBefore(id: TSESTree.Identifier): TSESTree.ObjectExpression | undefined {
+  const init = constValueBefore(id);
+  return init?.type === AST_NODE_TYPES.ObjectExpression ? init : undefined;
+}
+
+/** The value (unwrapped) a `const` declared before `id` in an enclosing block holds (`const now = new Date()`). */
+export function constValueBefore(id: TSESTree.Identifier): Node | undefined {
   let child: Node = id;
   for (let node: Node | undefined = id.parent; node; child = node, node = node.parent) {
     // A parameter of that name in between shadows any outer binding.
@@ -215,9 +221,7 @@ export function constObjectBefore(id: TSESTree.Identifier): TSESTree.ObjectExpre
       if (statement.type !== AST_NODE_TYPES.VariableDeclaration) continue;
       for (const d of statement.declarations) {
         if (d.id.type !== AST_NODE_TYPES.Identifier || d.id.name !== id.name) continue;
-        if (statement.kind !== 'const' || !d.init) return undefined;
-        const init = unwrap(d.init);
-        return init.type === AST_NODE_TYPES.ObjectExpression ? init : undefined;
+        return statement.kind === 'const' && d.init ? unwrap(d.init) : undefined;
       }
     }
   }

@@ -1458,3 +1458,75 @@ class Sweep {}`,
     },
   ],
 });
+
+// A queue row claimed by moving it out of a state while the claim stores who holds it and when
+// (`status: 'queued'` -> `'sending'`, `claimedBy`, `lockedAt`); a sweeper returns claims older than
+// a threshold. The holder's final write clears the claim with `$unset` by the row's id alone, so a
+// sender that outlived the threshold frees the claim of the sender that took the row over.
+const mailQueue = `import { Collection } from 'mongodb';
+interface Mail { _id: string; status: string; worker?: string; lockedAt?: Date }
+export class MailQueue {
+  constructor(private readonly mails: Collection<Mail>) {}
+  async claim(worker: string) {
+    const now = new Date();
+    return this.mails.findOneAndUpdate({ status: 'queued' }, { $set: { status: 'sending', worker, lockedAt: now } });
+  }
+  async sweep(before: Date) {
+    await this.mails.updateMany({ status: 'sending', lockedAt: { $lt: before } }, { $set: { status: 'queued' }, $unset: { worker: '', lockedAt: '' } });
+  }
+`;
+
+ruleTester.run('no-release-by-name: queue rows claimed by a move out of a state', rule, {
+  valid: [
+    {
+      name: 'the final write names the holder it clears, and the sweeper names the stale claim',
+      code: `${mailQueue}
+  async sent(id: string, worker: string) {
+    await this.mails.updateOne({ _id: id, worker }, { $set: { status: 'sent' }, $unset: { worker: '', lockedAt: '' } });
+  }
+}`,
+    },
+    {
+      name: 'a move out of a state that stores no holder claims nothing',
+      code: `import { Collection } from 'mongodb';
+export class Exports {
+  constructor(private readonly exportsCol: Collection<{ _id: string; status: string; lockedAt?: Date }>) {}
+  async start(id: string) {
+    await this.exportsCol.updateOne({ _id: id, status: 'new' }, { $set: { status: 'running', lockedAt: new Date() } });
+  }
+  async done(id: string) {
+    await this.exportsCol.updateOne({ _id: id }, { $set: { status: 'done' }, $unset: { lockedAt: '' } });
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'cleared by id after the send and on a failure',
+      code: `${mailQueue}
+  async sent(id: string) {
+    await this.mails.updateOne({ _id: id }, { $set: { status: 'sent' }, $unset: { worker: '', lockedAt: '' } });
+  }
+  async retry(id: string, error: string) {
+    await this.mails.updateOne({ _id: id }, { $set: { status: 'queued', error }, $inc: { attempts: 1 }, $unset: { worker: '', lockedAt: '' } });
+  }
+}`,
+      errors: [{ messageId: 'leaseClear', line: 14 }, { messageId: 'leaseClear', line: 17 }],
+    },
+    {
+      name: 'a field claimed while empty and cleared with $unset by id',
+      code: `import { Collection, ObjectId } from 'mongodb';
+export class Jobs {
+  constructor(private readonly jobs: Collection<{ _id: ObjectId; lockedAt?: Date | null }>) {}
+  async lock(id: string) {
+    const criteria = { _id: new ObjectId(id), lockedAt: null };
+    return this.jobs.findOneAndUpdate(criteria, { $set: { lockedAt: new Date() } });
+  }
+  async unlockAll(ids: string[]) {
+    await this.jobs.updateMany({ _id: { $in: ids.map((id) => new ObjectId(id)) } }, { $unset: { lockedAt: true } });
+  }
+}`,
+      errors: [{ messageId: 'leaseClear', line: 9 }],
+    },
+  ],
+});

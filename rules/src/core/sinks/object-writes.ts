@@ -288,6 +288,28 @@ export function camel(column: string): string {
   return column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/**
+ * The fields an update empties: `field: null` among its values, and the keys of a MongoDB `$unset`
+ * beside (or instead of) its `$set` (`{ $unset: { lockedBy: '', lockedAt: '' } }`).
+ */
+export function clearedFields(write: ObjectWrite): string[] {
+  const fields: string[] = [];
+  for (const p of write.values?.properties ?? []) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const v = unwrap(p.value);
+    const key = propertyKeyName(p);
+    if (key !== undefined && v.type === AST_NODE_TYPES.Literal && v.value === null) fields.push(key);
+  }
+  const place = write.api === 'mongodb' && write.kind === 'update' && write.node.type === AST_NODE_TYPES.CallExpression ? sinkWrite(write.model, write.method)?.values : undefined;
+  const update = place && argumentObject(write.node, place.arg);
+  const unset = asObject(propertyValue(update, '$unset'));
+  for (const p of unset?.properties ?? []) {
+    const key = p.type === AST_NODE_TYPES.Property ? propertyKeyName(p) : undefined;
+    if (key !== undefined) fields.push(key);
+  }
+  return fields;
+}
+
 /** The value the write stores under `key`, when its values object is a literal. */
 function storedValue(write: ObjectWrite, key: string): Node | undefined {
   const record = write.api === 'dynamodb' ? asObject(propertyValue(write.filter, 'Item')) : write.values;

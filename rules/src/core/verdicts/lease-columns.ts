@@ -7,7 +7,8 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, enclosingFunction, memberName, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, constValueBefore, enclosingFunction, memberName, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { OWNER_COLUMN_NAME } from '../models/lock-tables.js';
 import { fileNodes } from '../file-nodes.js';
 import { GLOBAL_CLOCK_CALLS } from '../models/clock-sources.js';
 import { LOCK_KEY_NAME } from '../models/locks.js';
@@ -133,11 +134,52 @@ function requiresEmpty(filter: TSESTree.ObjectExpression | undefined, field: str
   return false;
 }
 
+/** A clock reading, or a `const` bound to one before it (`const now = new Date(); ... lockedAt: now`). */
+function clockValue(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    const init = constValueBefore(n);
+    return init !== undefined && isClockReading(init);
+  }
+  return isClockReading(n);
+}
+
+/** A string literal (`'pending'`). */
+function stringLiteral(node: Node | undefined): string | undefined {
+  const n = node && unwrap(node);
+  return n?.type === AST_NODE_TYPES.Literal && typeof n.value === 'string' ? n.value : undefined;
+}
+
+/**
+ * The write moves the record from one state to another on the condition that it is in the first
+ * (`{ status: 'pending' }` -> `$set: { status: 'publishing' }`): only one worker's move lands.
+ */
+function movesState(filter: TSESTree.ObjectExpression | undefined, values: TSESTree.ObjectExpression): boolean {
+  for (const p of values.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const field = propertyKeyName(p);
+    const to = stringLiteral(p.value);
+    const from = field === undefined ? undefined : stringLiteral(propertyValue(filter, field));
+    if (to !== undefined && from !== undefined && to !== from) return true;
+  }
+  return false;
+}
+
+/** A holder stored by the write (`lockedBy: workerId`): a value that is neither empty nor a constant. */
+function storesHolder(p: TSESTree.Property): boolean {
+  if (!OWNER_COLUMN_NAME.test(propertyKeyName(p) ?? '')) return false;
+  const value = unwrap(p.value);
+  return value.type !== AST_NODE_TYPES.Literal && !(value.type === AST_NODE_TYPES.Identifier && value.name === 'undefined');
+}
+
 /**
  * Record fields claimed as leases: one write stores the clock in the field on the condition that
  * it is empty (`.set({ lockedAt: new Date() }).andWhere('lockedAt IS NULL')`,
  * `update({ id, lockedAt: null }, { lockedAt: new Date() })`). Only one worker's claim lands, and
  * whoever holds it clears the field when done: that field is a lease whatever it is called.
+ * So are the fields of a claim that moves a queue row out of a state while it stores who holds it
+ * and when (`{ status: 'pending' }` -> `{ status: 'running', lockedBy: me, lockedAt: now }`): a
+ * reaper returns claims older than a threshold, after which another worker may hold the row.
  */
 export function claimedLeaseFields(calls: readonly TSESTree.CallExpression[], receivers: ReceiverTable): string[] {
   const fields = new Set<string>();
@@ -145,8 +187,18 @@ export function claimedLeaseFields(calls: readonly TSESTree.CallExpression[], re
     if (!CLAIMING_WRITE.test(calleeName(call) ?? '')) continue;
     const write = readObjectWrite(call, receivers);
     if (!write || write.kind !== 'update' || !write.values) continue;
-    for (const p of write.values.properties) {
-      if (p.type !== AST_NODE_TYPES.Property || !isClockReading(p.value)) continue;
+    const values = write.values.properties.filter((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property);
+    if (values.some(storesHolder) && movesState(write.filter, write.values)) {
+      const clocked = values.filter((p) => clockValue(p.value));
+      if (clocked.length > 0) {
+        for (const p of [...clocked, ...values.filter(storesHolder)]) {
+          const field = propertyKeyName(p);
+          if (field) fields.add(field);
+        }
+      }
+    }
+    for (const p of values) {
+      if (!clockValue(p.value)) continue;
       const field = propertyKeyName(p);
       if (!field) continue;
       if (requiresEmpty(write.filter, field)) fields.add(field);

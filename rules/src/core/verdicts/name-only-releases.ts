@@ -15,7 +15,7 @@ import { readKnexWrite } from '../sinks/knex-writes.js';
 import { DYNAMO_TRANSACT_WRITE, isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from '../models/lock-tables.js';
 import { GENERIC_RELEASE_METHOD } from '../models/locks.js';
 import { isTokenColumnName } from '../models/token-names.js';
-import { camel, objectWriteTable, readObjectWrite, tableName, type ObjectWrite } from '../sinks/object-writes.js';
+import { camel, clearedFields, objectWriteTable, readObjectWrite, tableName, type ObjectWrite } from '../sinks/object-writes.js';
 import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
@@ -274,6 +274,8 @@ const LOCK_TABLE_WORD = /lock|lease|mutex/i;
 const SQL_METHOD = /^(?:query|execute|exec|run|raw|unsafe|none|one|oneOrNone|many|manyOrNone|any|result|multi|all|get|\$executeRawUnsafe|\$executeRaw|executeQuery|sql)$/;
 /** Methods that delete a record through knex or an object API. */
 const RECORD_DELETE = /^(?:del|delete|deleteOne|deleteMany|findOneAndDelete|destroy|send)$/;
+/** Methods that update a record through an object API (a lease field cleared by them is a release). */
+const RECORD_UPDATE = /^(?:send|update|updateItem|updateOne|updateMany|findOneAndUpdate|findByIdAndUpdate)$/;
 
 function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumns: Map<string, Set<string>>, out: NameOnlyRelease[]): void {
   const nodes: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression> = [...analysis.calls, ...analysis.taggedTemplates];
@@ -463,13 +465,6 @@ function knexWhereColumns(links: readonly TSESTree.CallExpression[]): string[] |
   return columns;
 }
 
-/** `{ moveStarted: null }`: the values set the field to null. */
-function clearsField(values: TSESTree.ObjectExpression, field: string): boolean {
-  const v = propertyValue(values, field);
-  const n = v && unwrap(v);
-  return n?.type === AST_NODE_TYPES.Literal && n.value === null;
-}
-
 /** Lock-table deletes through knex and object APIs (Prisma, MongoDB, Sequelize, TypeORM, DynamoDB). */
 function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumns: ReadonlyMap<string, ReadonlySet<string>>, out: NameOnlyRelease[]): void {
   let leaseFields: string[] | undefined;
@@ -481,7 +476,7 @@ function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableCol
       if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
       continue;
     }
-    if (!RECORD_DELETE.test(calleeName(call) ?? '') && !/^(?:send|update|updateItem)$/.test(calleeName(call) ?? '')) continue;
+    if (!RECORD_DELETE.test(calleeName(call) ?? '') && !RECORD_UPDATE.test(calleeName(call) ?? '')) continue;
     const knex = readKnexWrite(call, analysis.receivers);
     if (knex) {
       if (knex.kind !== 'delete' || !isLockTable(knex.table) || !lockSemantics(knex.table!, call, tableColumns)) continue;
@@ -496,13 +491,14 @@ function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableCol
       if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
       continue;
     }
-    if (write?.kind === 'update' && write.values) {
+    const emptied = write?.kind === 'update' ? clearedFields(write) : [];
+    if (write?.kind === 'update' && (write.values || emptied.length > 0)) {
       // A lease kept by hand in a record field (see `lease-columns.ts`), cleared by a filter that names only the record.
       leaseFields ??= leaseColumnChecks(sourceCode, []);
-      // A field the file claims on the condition that it is empty is a lease wherever it is cleared.
+      // A field the file claims (on the condition that it is empty, or with the row's move out of a state) is a lease wherever it is cleared.
       claimedFields ??= claimedLeaseFields(analysis.calls, analysis.receivers);
-      const claimed = claimedFields.find((f) => clearsField(write.values!, f));
-      const cleared = claimed ?? leaseFields.find((f) => clearsField(write.values!, f));
+      const claimed = claimedFields.find((f) => emptied.includes(f));
+      const cleared = claimed ?? leaseFields.find((f) => emptied.includes(f));
       const fn = enclosingFunction(call);
       const releasing = claimed !== undefined || (fn !== undefined && RELEASE_FUNCTION.test(functionName(fn) ?? ''));
       const filterKeys = objectKeyNames(write.filter);
