@@ -1528,5 +1528,70 @@ export class Jobs {
 }`,
       errors: [{ messageId: 'leaseClear', line: 9 }],
     },
+    {
+      name: 'the run\'s state written back by id, the claimed field with it (empty once the run is over)',
+      code: `import { Collection, ObjectId } from 'mongodb';
+export class Jobs {
+  constructor(private readonly jobs: Collection<{ _id: ObjectId; lockedAt?: Date | null }>) {}
+  async lock(id: string) {
+    return this.jobs.findOneAndUpdate({ _id: new ObjectId(id), lockedAt: null }, { $set: { lockedAt: new Date() } });
+  }
+  async saveState(job: { id: string; lockedAt?: Date; lastRunAt?: Date }) {
+    const $set = { lockedAt: job.lockedAt || undefined, lastRunAt: job.lastRunAt };
+    await this.jobs.updateOne({ _id: new ObjectId(job.id) }, { $set });
+  }
+}`,
+      errors: [{ messageId: 'leaseClear', line: 9 }],
+    },
+  ],
+});
+
+// The same lease in SQL text: one statement stores the clock in a column on the condition that it is
+// empty; clearing it (or writing the run's state back with it) by the row's id alone is a release by name.
+const ticketClaim = `${pg}export class Tickets {
+  async claim(id: string) {
+    const { rows } = await pool.query(
+      'UPDATE tickets SET locked_at = NOW() WHERE id = (SELECT id FROM tickets WHERE id = $1 AND locked_at IS NULL FOR UPDATE SKIP LOCKED) RETURNING *',
+      [id],
+    );
+    return rows[0];
+  }
+`;
+
+ruleTester.run('no-release-by-name: columns claimed while empty in SQL', rule, {
+  valid: [
+    {
+      name: 'the clearing statement names the claim it clears',
+      code: `${ticketClaim}
+  async finish(id: string, lockedAt: Date) {
+    await pool.query('UPDATE tickets SET locked_at = NULL, done = true WHERE id = $1 AND locked_at = $2', [id, lockedAt]);
+  }
+}`,
+    },
+    {
+      name: 'a column stored unconditionally is no claim',
+      code: `${pg}export class Tickets {
+  async touch(id: string) {
+    await pool.query('UPDATE tickets SET locked_at = NOW() WHERE id = $1', [id]);
+  }
+  async finish(id: string) {
+    await pool.query('UPDATE tickets SET locked_at = NULL WHERE id = $1', [id]);
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'cleared by id on shutdown, and written back with the run\'s state',
+      code: `${ticketClaim}
+  async shutdown(ids: string[]) {
+    await pool.query('UPDATE tickets SET locked_at = NULL WHERE id = ANY($1::uuid[])', [ids]);
+  }
+  async saveState(t: { id: string; lockedAt?: Date; progress: number }) {
+    await pool.query('UPDATE tickets SET locked_at = $2, progress = $3 WHERE id = $1', [t.id, t.lockedAt || null, t.progress]);
+  }
+}`,
+      errors: [{ messageId: 'leaseClear', line: 13 }, { messageId: 'leaseClear', line: 16 }],
+    },
   ],
 });

@@ -288,20 +288,33 @@ export function camel(column: string): string {
   return column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/** `null`, `undefined`, or a value that falls back on one (`x || null`, `x ?? undefined`, `c ? x : null`). */
+export function mayBeEmpty(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal) return n.value === null;
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
+  if (n.type === AST_NODE_TYPES.LogicalExpression) return n.operator !== '&&' && mayBeEmpty(n.right);
+  if (n.type === AST_NODE_TYPES.ConditionalExpression) return mayBeEmpty(n.consequent) || mayBeEmpty(n.alternate);
+  return false;
+}
+
 /**
- * The fields an update empties: `field: null` among its values, and the keys of a MongoDB `$unset`
- * beside (or instead of) its `$set` (`{ $unset: { lockedBy: '', lockedAt: '' } }`).
+ * The fields an update empties, or may empty: `field: null` (or `x || null`, a record's state
+ * written back) among its values, and the keys of a MongoDB `$unset` beside (or instead of) its
+ * `$set` (`{ $unset: { lockedBy: '', lockedAt: '' } }`).
  */
 export function clearedFields(write: ObjectWrite): string[] {
   const fields: string[] = [];
-  for (const p of write.values?.properties ?? []) {
-    if (p.type !== AST_NODE_TYPES.Property) continue;
-    const v = unwrap(p.value);
-    const key = propertyKeyName(p);
-    if (key !== undefined && v.type === AST_NODE_TYPES.Literal && v.value === null) fields.push(key);
-  }
   const place = write.api === 'mongodb' && write.kind === 'update' && write.node.type === AST_NODE_TYPES.CallExpression ? sinkWrite(write.model, write.method)?.values : undefined;
   const update = place && argumentObject(write.node, place.arg);
+  // `const $set = { ... }; updateOne(filter, { $set })`.
+  const set = propertyValue(update, '$set');
+  const values = write.values ?? (set && unwrap(set).type === AST_NODE_TYPES.Identifier ? constObjectBefore(unwrap(set) as TSESTree.Identifier) : undefined);
+  for (const p of values?.properties ?? []) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const key = propertyKeyName(p);
+    if (key !== undefined && mayBeEmpty(p.value)) fields.push(key);
+  }
   const unset = asObject(propertyValue(update, '$unset'));
   for (const p of unset?.properties ?? []) {
     const key = p.type === AST_NODE_TYPES.Property ? propertyKeyName(p) : undefined;

@@ -15,6 +15,7 @@ import { LOCK_KEY_NAME } from '../models/locks.js';
 import type { Check } from './check-then-write.js';
 import { guardsOf } from './guards.js';
 import { readObjectWrite } from '../sinks/object-writes.js';
+import { readSqlCall } from '../sinks/sql-writes.js';
 import type { ReceiverTable } from '../modules/receivers.js';
 
 const ORDERING = new Set(['<', '<=', '>', '>=']);
@@ -212,4 +213,31 @@ export function claimedLeaseFields(calls: readonly TSESTree.CallExpression[], re
     }
   }
   return [...fields];
+}
+
+const DATABASE_CLOCK = new Set(['now', 'current_timestamp', 'clock_timestamp', 'localtimestamp', 'statement_timestamp', 'transaction_timestamp']);
+
+/**
+ * The same claim in SQL text: `UPDATE jobs SET locked_at = NOW() WHERE id = (SELECT ... WHERE
+ * locked_at IS NULL ... FOR UPDATE SKIP LOCKED)` stores the clock in a column on the condition that
+ * it is empty (the database's clock, or the caller's bound as a parameter). Column names as written.
+ */
+export function claimedLeaseColumns(nodes: ReadonlyArray<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression>, sourceCode: SourceCode, isSqlCall: (node: TSESTree.CallExpression) => boolean): string[] {
+  const columns = new Set<string>();
+  if (!/\bis\s+null\b/i.test(sourceCode.text)) return [];
+  for (const node of nodes) {
+    if (node.type === AST_NODE_TYPES.CallExpression && !isSqlCall(node)) continue;
+    const call = readSqlCall(node, sourceCode);
+    for (const statement of call?.source.analysis.statements ?? []) {
+      if (statement.kind !== 'update') continue;
+      for (const { column, value } of statement.assignments) {
+        const clock = value.functions.some((f) => DATABASE_CLOCK.has(f)) || value.params.some((n) => {
+          const bound = call!.param(n);
+          return bound !== undefined && clockValue(bound);
+        });
+        if (clock && statement.conditions.some((c) => c.op === 'IS NULL' && (c.column.split('.').pop() ?? c.column) === column)) columns.add(column);
+      }
+    }
+  }
+  return [...columns];
 }

@@ -15,11 +15,11 @@ import { readKnexWrite } from '../sinks/knex-writes.js';
 import { DYNAMO_TRANSACT_WRITE, isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from '../models/lock-tables.js';
 import { GENERIC_RELEASE_METHOD } from '../models/locks.js';
 import { isTokenColumnName } from '../models/token-names.js';
-import { camel, clearedFields, objectWriteTable, readObjectWrite, tableName, type ObjectWrite } from '../sinks/object-writes.js';
+import { camel, clearedFields, mayBeEmpty, objectWriteTable, readObjectWrite, tableName, type ObjectWrite } from '../sinks/object-writes.js';
 import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
-import { claimedLeaseFields, leaseColumnChecks } from './lease-columns.js';
+import { claimedLeaseColumns, claimedLeaseFields, leaseColumnChecks } from './lease-columns.js';
 import type { SqlStatementInfo } from '../sql/types.js';
 
 export type NameOnlyRelease =
@@ -305,24 +305,40 @@ function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumn
 
 /**
  * `UPDATE positions SET move_started = NULL ... WHERE id = $1` in a release function, where
- * `moveStarted` is a lease kept by hand (checked against the clock elsewhere in the file).
+ * `moveStarted` is a lease kept by hand (checked against the clock elsewhere in the file); and in
+ * any function, a column the file claims while it is empty (`claimedLeaseColumns`), set to NULL or
+ * to a value that may be empty (the run's state written back: `$2` bound to `job.lockedAt || null`).
  */
 function leaseFieldReleases(analysis: FileAnalysis, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
   const fields = leaseColumnChecks(sourceCode, []).map((f) => camel(f));
-  if (fields.length === 0) return;
-  for (const node of [...analysis.calls, ...analysis.taggedTemplates]) {
+  const nodes = [...analysis.calls, ...analysis.taggedTemplates];
+  const isSqlCall = (call: TSESTree.CallExpression) => SQL_METHOD.test(calleeName(call) ?? '');
+  const claimed = claimedLeaseColumns(nodes, sourceCode, isSqlCall).map((c) => camel(c));
+  if (fields.length === 0 && claimed.length === 0) return;
+  for (const node of nodes) {
     const fn = enclosingFunction(node);
-    if (!fn || !RELEASE_FUNCTION.test(functionName(fn) ?? '')) continue;
-    if (node.type === AST_NODE_TYPES.CallExpression && !SQL_METHOD.test(calleeName(node) ?? '')) continue;
+    const releasing = fn !== undefined && RELEASE_FUNCTION.test(functionName(fn) ?? '');
+    if (!releasing && claimed.length === 0) continue;
+    if (node.type === AST_NODE_TYPES.CallExpression && !isSqlCall(node)) continue;
     const call = readSqlCall(node, sourceCode);
     for (const statement of call?.source.analysis.statements ?? []) {
       if (statement.kind !== 'update' || isLockTable(statement.table)) continue;
-      const cleared = statement.assignments.find((a) => fields.includes(camel(a.column)) && a.value.text.trim().toLowerCase() === 'null');
+      const cleared = statement.assignments.find((a) => {
+        const column = camel(a.column);
+        if (claimed.includes(column)) return a.value.text.trim().toLowerCase() === 'null' || (a.value.params.length === 1 && a.value.columns.length === 0 && a.value.text.trim() === `$${a.value.params[0]}` && mayBeEmptyParam(call!, a.value.params[0]!));
+        return releasing && fields.includes(column) && a.value.text.trim().toLowerCase() === 'null';
+      });
       if (!cleared || statement.conditions.some((c) => camel(c.column.split('.').pop() ?? c.column) === camel(cleared.column))) continue;
       const nameColumns = nameOnlyColumns(statement, call!, analysis);
       if (nameColumns) out.push({ kind: 'sqlRelease', node, call: call!, statement, nameColumns, cleared: cleared.column });
     }
   }
+}
+
+/** `$n` bound to a value that may be empty (`job.lockedAt || null`). */
+function mayBeEmptyParam(call: SqlCall, n: number): boolean {
+  const bound = call.param(n);
+  return bound !== undefined && mayBeEmpty(bound);
 }
 
 /** `distributedLock`, `LockModel`, `lockRepository`, `service-locks` -> `distributed_lock`, `lock`, `lock`, `service_locks`. */
