@@ -346,12 +346,17 @@ class ModuleSummarizer implements ModuleBuilder {
       const target = this.localTarget(type.typeName.name);
       let found = target.kind === 'reexport' ? this.view.exportOf(target.file, target.name) : target.kind === 'node' ? this.summarizeNode(target.node, type.typeName.name, depth + 1) : undefined;
       if (found?.kind === 'object' && found.interfaceName) {
-        found = (target.kind === 'reexport' ? this.view.implementationOf(target.file, found.interfaceName) : this.localImplementationOf(found.interfaceName, depth)) ?? found;
+        found = (target.kind === 'reexport' ? this.view.implementationOf(target.file, found.interfaceName, found.methodNames) : this.localImplementationOf(found.interfaceName, depth)) ?? found;
       }
       const instance = found?.kind === 'class' ? { kind: 'object' as const, members: found.methods } : found?.kind === 'object' ? found : undefined;
       if (instance) values.set(member.key.name, instance);
     }
-    return { kind: 'object', members: new Map(), values, interfaceName: node.type === AST_NODE_TYPES.TSInterfaceDeclaration ? node.id.name : undefined };
+    if (node.type !== AST_NODE_TYPES.TSInterfaceDeclaration) return { kind: 'object', members: new Map(), values };
+    const methodNames = body.flatMap((member) => {
+      const method = member.type === AST_NODE_TYPES.TSMethodSignature || (member.type === AST_NODE_TYPES.TSPropertySignature && member.typeAnnotation?.typeAnnotation.type === AST_NODE_TYPES.TSFunctionType);
+      return method && !member.computed && member.key.type === AST_NODE_TYPES.Identifier ? [member.key.name] : [];
+    });
+    return { kind: 'object', members: new Map(), values, interfaceName: node.id.name, methodNames };
   }
 
   /** The classes of this module that implement interface `name`, as one instance. */

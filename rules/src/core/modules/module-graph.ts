@@ -15,7 +15,8 @@
  * cache), in a worker thread or in the editor.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { ImportBinding } from './imports.js';
@@ -353,6 +354,28 @@ const LOCK_TOKEN_CLOCK_OR_WRITE = /lock|lease|mutex|semaphore|advisory|fenc|toke
 
 /** How deep `export *` chains are searched for the classes that implement an interface. */
 const MAX_IMPLEMENTATION_HOPS = 3;
+/** Modules beside an interface's module read for a class that matches it by shape. */
+const MAX_SIBLING_CANDIDATES = 4;
+const SOURCE_MODULE = /\.(?:[cm]?ts|tsx|[cm]?js|jsx)$/;
+const NOT_SOURCE = /\.d\.[cm]?ts$|\.(?:spec|test)\.[^.]+$/;
+
+/** Modules in the folder of `file` whose name holds its name (`mongo-products.repository.ts` beside `products.repository.ts`). */
+function namesakeSiblings(file: string): string[] {
+  const dir = path.dirname(file);
+  const own = path.basename(file).replace(SOURCE_MODULE, '').toLowerCase();
+  if (own.length < 4 || own === 'index' || own === 'types') return [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => SOURCE_MODULE.test(n) && !NOT_SOURCE.test(n) && n.replace(SOURCE_MODULE, '').toLowerCase() !== own && n.toLowerCase().includes(own))
+    .sort()
+    .slice(0, MAX_SIBLING_CANDIDATES)
+    .map((n) => path.join(dir, n));
+}
 
 /** An exported interface or type: a contract whose implementations, elsewhere, may lock or write. */
 const EXPORTED_TYPE = /\bexport\s+(?:declare\s+)?(?:interface|type)\s/;
@@ -468,11 +491,14 @@ export class ProjectView {
     if (found?.kind !== 'object' || !found.interfaceName) return found;
     // An interface that no class here implements is read as written (a bundle of typed properties).
     const file = this.resolve(binding.source);
-    return (file ? this.implementationOf(file, found.interfaceName) : undefined) ?? found;
+    return (file ? this.implementationOf(file, found.interfaceName, found.methodNames) : undefined) ?? found;
   }
 
-  /** Classes exported by module `file` (or the modules it star-exports) that implement interface `name`. */
-  implementationOf(file: string, name: string): ExportSummary | undefined {
+  /**
+   * Classes exported by module `file` (or the modules it star-exports) that implement interface `name`;
+   * when none names it, the classes beside it that declare every method of the interface (`methods`).
+   */
+  implementationOf(file: string, name: string, methods?: readonly string[]): ExportSummary | undefined {
     const classes: ExportSummary[] = [];
     const seen = new Set<string>();
     const visit = (current: string, hops: number) => {
@@ -486,7 +512,27 @@ export class ProjectView {
       for (const star of module.starExports) if (this.graph.mayExport(star, name)) visit(star, hops + 1);
     };
     visit(file, 0);
+    if (classes.length === 0 && methods && methods.length > 0) classes.push(...this.structuralImplementations(file, methods));
     return mergeImplementations(classes);
+  }
+
+  /**
+   * An interface that no class names in `implements` is often bound to its class elsewhere, by a
+   * container (NestJS `{ provide: 'ProductsRepository', useClass: MongoProductsRepository }`), and
+   * the class sits beside it, named after it (`products.repository.ts`, `mongo-products.repository.ts`).
+   * TypeScript's typing is structural: such an exported class that declares every method of the
+   * interface is read as its implementation. Only modules of the same folder whose name holds the
+   * interface module's name are looked at, at most `MAX_SIBLING_CANDIDATES`.
+   */
+  private structuralImplementations(file: string, methods: readonly string[]): ExportSummary[] {
+    const found: ExportSummary[] = [];
+    for (const sibling of namesakeSiblings(file)) {
+      const module = this.moduleSummary(sibling);
+      for (const exported of module?.exports.values() ?? []) {
+        if (exported.kind === 'class' && methods.every((m) => exported.methods.has(m))) found.push(exported);
+      }
+    }
+    return found;
   }
 
   /** `import * as ns from './x'`: the module's exports as members of one object. */

@@ -149,6 +149,8 @@ export type ExportSummary =
       values?: Map<string, ExportSummary>;
       /** An interface: the name its implementing classes give in `implements`. */
       interfaceName?: string;
+      /** An interface: its methods, so a class that declares them all can be read as one (structural typing). */
+      methodNames?: string[];
     }
   /** An export that is another module's export (`export { x } from './y'`, or an imported name exported again). */
   | { kind: 'reexport'; file: string; name: string }
