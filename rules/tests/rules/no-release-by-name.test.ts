@@ -1484,6 +1484,22 @@ ruleTester.run('no-release-by-name: queue rows claimed by a move out of a state'
   async sent(id: string, worker: string) {
     await this.mails.updateOne({ _id: id, worker }, { $set: { status: 'sent' }, $unset: { worker: '', lockedAt: '' } });
   }
+  async retry(id: string, lockedAt: Date) {
+    await this.mails.updateOne({ _id: id, lockedAt }, { $set: { status: 'queued' }, $unset: { worker: '', lockedAt: '' } });
+  }
+}`,
+    },
+    {
+      name: 'a soft delete is no claim, and restoring the record is no release',
+      code: `import { Collection } from 'mongodb';
+export class Boards {
+  constructor(private readonly boards: Collection<{ _id: string; deletedAt?: Date }>) {}
+  async trash(id: string) {
+    await this.boards.updateOne({ _id: id, deletedAt: null }, { $set: { deletedAt: new Date() } });
+  }
+  async restore(id: string) {
+    await this.boards.updateOne({ _id: id }, { $unset: { deletedAt: '' } });
+  }
 }`,
     },
     {
@@ -1565,6 +1581,17 @@ ruleTester.run('no-release-by-name: columns claimed while empty in SQL', rule, {
       code: `${ticketClaim}
   async finish(id: string, lockedAt: Date) {
     await pool.query('UPDATE tickets SET locked_at = NULL, done = true WHERE id = $1 AND locked_at = $2', [id, lockedAt]);
+  }
+}`,
+    },
+    {
+      name: 'a soft delete stamps a column on the condition that it is empty, and is no claim',
+      code: `${pg}export class Repos {
+  async remove(url: string) {
+    await pool.query('UPDATE repos SET deleted_at = NOW() WHERE url = $1 AND deleted_at IS NULL', [url]);
+  }
+  async restore(url: string) {
+    await pool.query('UPDATE repos SET deleted_at = NULL, enabled = true WHERE url = $1', [url]);
   }
 }`,
     },

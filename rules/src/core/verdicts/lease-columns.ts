@@ -118,6 +118,10 @@ function findLeaseColumnChecks(sourceCode: SourceCode): { checks: Check[]; field
   return { checks, fields: [...fields] };
 }
 
+/** SQL columns that can hold a claim (see `claimedLeaseColumns`). */
+const LEASE_COLUMN_WORD = /lock|lease|claim/i;
+/** A stamp set once while empty that is no lease: a soft delete or archival (`deletedAt: null` -> `new Date()`). */
+const SOFT_DELETE_FIELD = /^(?:deleted|removed|archived|trashed|discarded)_?(?:at|on|date|time)?$/i;
 const CLAIMING_WRITE = /^(?:update|updateOne|updateMany|findOneAndUpdate|findAndModify|execute|executeTakeFirst)$/;
 
 /** `field: null`, `field: IsNull()`, `field: { equals: null }`, `field: { $eq: null }`: the filter asks for an empty field. */
@@ -202,6 +206,7 @@ export function claimedLeaseFields(calls: readonly TSESTree.CallExpression[], re
       if (!clockValue(p.value)) continue;
       const field = propertyKeyName(p);
       if (!field) continue;
+      if (SOFT_DELETE_FIELD.test(field)) continue;
       if (requiresEmpty(write.filter, field)) fields.add(field);
       // A builder's where text: `.andWhere('lockedAt IS NULL')`, `.where('task.locked_at is null')`.
       const empty = new RegExp(`(?:^|[\\s.("\x60])${field}["\x60]?\\s+is\\s+null\\b`, 'i');
@@ -220,7 +225,9 @@ const DATABASE_CLOCK = new Set(['now', 'current_timestamp', 'clock_timestamp', '
 /**
  * The same claim in SQL text: `UPDATE jobs SET locked_at = NOW() WHERE id = (SELECT ... WHERE
  * locked_at IS NULL ... FOR UPDATE SKIP LOCKED)` stores the clock in a column on the condition that
- * it is empty (the database's clock, or the caller's bound as a parameter). Column names as written.
+ * it is empty (the database's clock, or the caller's bound as a parameter). A soft delete has the
+ * same form (`SET deleted_at = NOW() WHERE deleted_at IS NULL`), so only a column named for a lock,
+ * lease or claim counts. Column names as written.
  */
 export function claimedLeaseColumns(nodes: ReadonlyArray<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression>, sourceCode: SourceCode, isSqlCall: (node: TSESTree.CallExpression) => boolean): string[] {
   const columns = new Set<string>();
@@ -235,7 +242,7 @@ export function claimedLeaseColumns(nodes: ReadonlyArray<TSESTree.CallExpression
           const bound = call!.param(n);
           return bound !== undefined && clockValue(bound);
         });
-        if (clock && statement.conditions.some((c) => c.op === 'IS NULL' && (c.column.split('.').pop() ?? c.column) === column)) columns.add(column);
+        if (clock && LEASE_COLUMN_WORD.test(column) && statement.conditions.some((c) => c.op === 'IS NULL' && (c.column.split('.').pop() ?? c.column) === column)) columns.add(column);
       }
     }
   }

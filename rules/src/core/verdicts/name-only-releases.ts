@@ -518,7 +518,8 @@ function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableCol
       const fn = enclosingFunction(call);
       const releasing = claimed !== undefined || (fn !== undefined && RELEASE_FUNCTION.test(functionName(fn) ?? ''));
       const filterKeys = objectKeyNames(write.filter);
-      if (cleared && releasing && filterKeys && !filterKeys.includes(cleared)) {
+      // The filter names the claim (its holder or its time): only this holder's claim is cleared.
+      if (cleared && releasing && filterKeys && !filterKeys.includes(cleared) && !(claimed !== undefined && claimedFields.some((f) => filterKeys.includes(f)))) {
         const columns = nameOnly(filterKeys, analysis.tokenColumn);
         if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns, cleared });
       }
