@@ -522,7 +522,9 @@ export class ProjectView {
    * the class sits beside it, named after it (`products.repository.ts`, `mongo-products.repository.ts`).
    * TypeScript's typing is structural: such an exported class that declares every method of the
    * interface is read as its implementation. Only modules of the same folder whose name holds the
-   * interface module's name are looked at, at most `MAX_SIBLING_CANDIDATES`.
+   * interface module's name are looked at, at most `MAX_SIBLING_CANDIDATES`. The folder is listed
+   * when the summary is built: a module added beside it later is seen once a module it was read
+   * through changes (or `clear()`), as edits of the modules read are seen at once.
    */
   private structuralImplementations(file: string, methods: readonly string[]): ExportSummary[] {
     const found: ExportSummary[] = [];
