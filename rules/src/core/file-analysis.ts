@@ -285,6 +285,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       return exported?.kind === 'function' ? exported.fn.returnsReceiver : undefined;
     };
     receivers.methodCallKind = (call) => callees.summaryOf(call)?.returnsReceiver;
+    receivers.fieldKind = (member) => callees.fieldReceiverOf(member);
   }
 
   const ast = sourceCode.ast as TSESTree.Program;
@@ -340,6 +341,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         break;
       case AST_NODE_TYPES.TSTypeAliasDeclaration:
         receivers.record(node);
+        break;
+      case AST_NODE_TYPES.TSInterfaceDeclaration:
+        receivers.record(node);
+        callees?.record(node);
         break;
       case AST_NODE_TYPES.CallExpression:
         calls.push(node);

@@ -14,7 +14,7 @@ import type { AcquireSite } from './locks/acquires.js';
 import { GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
 import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
-import { receiverKey, type ReceiverKind } from './modules/receivers.js';
+import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
@@ -381,6 +381,7 @@ class ModuleSummarizer implements ModuleBuilder {
     const methods = new Map<string, FunctionSummary>();
     const inProcessLocks = new Set(this.inProcessLockFields(node));
     let inheritedConstruct: FunctionSummary | undefined;
+    let inheritedFields: Map<string, ReceiverKind> | undefined;
     // Methods of an imported base class, overridden by the class's own.
     if (node.superClass) {
       const base = unwrap(node.superClass);
@@ -392,6 +393,7 @@ class ModuleSummarizer implements ModuleBuilder {
           for (const [k, v] of inherited.statics) statics.set(k, v);
           for (const f of inherited.inProcessLocks ?? []) inProcessLocks.add(f);
           inheritedConstruct = inherited.construct;
+          inheritedFields = inherited.fieldReceivers;
         }
       }
     }
@@ -415,10 +417,38 @@ class ModuleSummarizer implements ModuleBuilder {
       if (key && kind) staticReceivers.set(key, kind);
     }
     const ctor = node.body.body.find((m): m is TSESTree.MethodDefinition => m.type === AST_NODE_TYPES.MethodDefinition && m.kind === 'constructor');
+    const fieldReceivers = new Map([...(inheritedFields ?? []), ...this.fieldReceivers(node, ctor, this.getAnalysis()?.receivers)]);
     // A class without a constructor of its own is built by its base's.
     const construct = ctor ? this.constructorSummary(node, ctor.value, className) : inheritedConstruct;
     const implemented = (node.implements ?? []).flatMap((i) => (i.expression.type === AST_NODE_TYPES.Identifier ? [i.expression.name] : []));
-    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks], implements: implemented, ...(staticReceivers.size > 0 ? { staticReceivers } : {}), construct };
+    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks], implements: implemented, ...(staticReceivers.size > 0 ? { staticReceivers } : {}), ...(fieldReceivers.size > 0 ? { fieldReceivers } : {}), construct };
+  }
+
+  /**
+   * The instance fields of a class that hold a client or lock authority, as the receiver table
+   * knows them (`this.redis`): declared fields, getters and constructor parameter properties.
+   * The table keys `this.x` per file, so only names this class itself declares are read.
+   */
+  private fieldReceivers(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression, ctor: TSESTree.MethodDefinition | undefined, receivers: ReceiverTable | undefined): Map<string, ReceiverKind> {
+    const fields = new Map<string, ReceiverKind>();
+    if (!receivers) return fields;
+    const names: string[] = [];
+    for (const member of node.body.body) {
+      if ((member.type !== AST_NODE_TYPES.MethodDefinition && member.type !== AST_NODE_TYPES.PropertyDefinition) || member.static) continue;
+      if (member.type === AST_NODE_TYPES.MethodDefinition && member.kind !== 'get') continue;
+      const key = propertyKeyName(member);
+      if (key) names.push(key);
+    }
+    for (const param of ctor?.value.params ?? []) {
+      if (param.type !== AST_NODE_TYPES.TSParameterProperty) continue;
+      const id = param.parameter.type === AST_NODE_TYPES.AssignmentPattern ? param.parameter.left : param.parameter;
+      if (id.type === AST_NODE_TYPES.Identifier) names.push(id.name);
+    }
+    for (const name of names) {
+      const kind = receivers.get(`this.${name}`);
+      if (kind) fields.set(name, kind);
+    }
+    return fields;
   }
 
   /**

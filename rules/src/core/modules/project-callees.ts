@@ -9,7 +9,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { memberName, unwrap, type Node } from '../ast.js';
 import { resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
 import type { ProjectView } from './module-graph.js';
-import { receiverKey } from './receivers.js';
+import { mergedClassOf, receiverKey, type ReceiverKind } from './receivers.js';
 import { RECORD_READ_METHOD } from '../models/record-reads.js';
 import type { ExportSummary, FunctionSummary } from './summaries.js';
 
@@ -94,6 +94,16 @@ export class ProjectCallees {
       case AST_NODE_TYPES.Identifier: {
         const binding = this.classOf(undefined, node.typeAnnotation?.typeAnnotation);
         if (binding) this.instances.set(node.name, binding);
+        return;
+      }
+      case AST_NODE_TYPES.TSInterfaceDeclaration: {
+        // `declare interface Scheduler { queue: Queue }` beside `class Scheduler`: the class's fields.
+        if (!mergedClassOf(node)) return;
+        for (const member of node.body.body) {
+          if (member.type !== AST_NODE_TYPES.TSPropertySignature || member.computed || member.key.type !== AST_NODE_TYPES.Identifier) continue;
+          const binding = this.classOf(undefined, member.typeAnnotation?.typeAnnotation);
+          if (binding && !this.instances.has(`this.${member.key.name}`)) this.instances.set(`this.${member.key.name}`, binding);
+        }
         return;
       }
       case AST_NODE_TYPES.ClassDeclaration:
@@ -219,6 +229,24 @@ export class ProjectCallees {
       return exported?.kind === 'class' && (exported.inProcessLocks ?? []).includes(field);
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * What a field of an instance of an imported class holds (`this.connection.redis` with
+   * `redis!: Redis` declared in Connection's module): a client or lock authority, or nothing.
+   */
+  fieldReceiverOf(node: TSESTree.MemberExpression): ReceiverKind | undefined {
+    const field = memberName(node);
+    if (!field) return undefined;
+    try {
+      const object = unwrap(node.object);
+      const key = receiverKey(object);
+      const binding = (key ? this.instances.get(key) : undefined) ?? (object.type === AST_NODE_TYPES.ThisExpression ? this.baseOf(node) : undefined);
+      const exported = binding && this.view.exportOfBinding(binding);
+      return exported?.kind === 'class' ? exported.fieldReceivers?.get(field) : undefined;
+    } catch {
+      return undefined;
     }
   }
 

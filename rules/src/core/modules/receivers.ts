@@ -135,6 +135,8 @@ export class ReceiverTable {
   importedCallKind?: (binding: ImportBinding) => ReceiverKind | undefined;
   /** What a project method call gives (`this.redisRepository.pipeline()`), through the module graph. */
   methodCallKind?: (call: TSESTree.CallExpression) => ReceiverKind | undefined;
+  /** What a field of an instance of a project class holds (`this.connection.redis`), through the module graph. */
+  fieldKind?: (member: TSESTree.MemberExpression) => ReceiverKind | undefined;
 
   readonly models: readonly LockModel[];
 
@@ -294,6 +296,11 @@ export class ReceiverTable {
     if (this.importedKind && (n.type === AST_NODE_TYPES.Identifier || n.type === AST_NODE_TYPES.MemberExpression)) {
       const binding = resolveImported(n, this.imports);
       const kind = binding && this.importedKind(binding);
+      if (kind) return kind;
+    }
+    // `this.connection.redis`: a client field of a project class's instance, not asked for cheap questions.
+    if (this.fieldKind && !this.deferring && n.type === AST_NODE_TYPES.MemberExpression) {
+      const kind = this.fieldKind(n);
       if (kind) return kind;
     }
     // `prisma.account`, `db.users`: a member of a Prisma client or a Mongo `Db` is a delegate of it.
@@ -486,6 +493,17 @@ export class ReceiverTable {
         this.typeAliases.set(node.id.name, node.typeAnnotation);
         return;
       }
+      case AST_NODE_TYPES.TSInterfaceDeclaration: {
+        // `declare interface Worker { redis: Redis }` merged with `class Worker`: typed fields of the class.
+        if (!mergedClassOf(node)) return;
+        for (const member of node.body.body) {
+          if (member.type !== AST_NODE_TYPES.TSPropertySignature || member.computed || member.key.type !== AST_NODE_TYPES.Identifier) continue;
+          const key = `this.${member.key.name}`;
+          const kind = this.kinds.has(key) ? undefined : this.kindOfType(member.typeAnnotation?.typeAnnotation);
+          if (kind) this.kinds.set(key, kind);
+        }
+        return;
+      }
       case AST_NODE_TYPES.TSParameterProperty: {
         // `private readonly db: Knex = defaultDb`: the annotation, else what the default creates.
         const withDefault = node.parameter.type === AST_NODE_TYPES.AssignmentPattern ? node.parameter : undefined;
@@ -552,6 +570,20 @@ function handsOutInstance(member: TSESTree.MethodDefinition | TSESTree.PropertyD
     if (value.type === AST_NODE_TYPES.NewExpression) return value.callee.type === AST_NODE_TYPES.Identifier && value.callee.name === className;
     return value.type === AST_NODE_TYPES.MemberExpression && (value.object.type === AST_NODE_TYPES.ThisExpression || (value.object.type === AST_NODE_TYPES.Identifier && value.object.name === className));
   });
+}
+
+/**
+ * The class an interface is merged with (`export declare interface Queue { ... }` beside
+ * `export class Queue`): declaration merging types the class's fields in the interface.
+ */
+export function mergedClassOf(node: TSESTree.TSInterfaceDeclaration): TSESTree.ClassDeclaration | undefined {
+  const holder = node.parent?.type === AST_NODE_TYPES.ExportNamedDeclaration ? node.parent.parent : node.parent;
+  if (holder?.type !== AST_NODE_TYPES.Program && holder?.type !== AST_NODE_TYPES.TSModuleBlock) return undefined;
+  for (const statement of holder.body) {
+    const decl = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+    if (decl?.type === AST_NODE_TYPES.ClassDeclaration && decl.id?.name === node.id.name) return decl;
+  }
+  return undefined;
 }
 
 function collectReturns(node: Node, out: TSESTree.ReturnStatement[]): void {

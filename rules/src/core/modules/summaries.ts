@@ -139,6 +139,11 @@ export type ExportSummary =
       inProcessLocks?: string[];
       /** Static members that hold a client or lock authority (`static get defaultClient(): RedisAdapter`, `static redlock = new Redlock()`). */
       staticReceivers?: Map<string, ReceiverKind>;
+      /**
+       * Instance fields that hold a client or lock authority (`redis!: Redis`, `constructor(private db: Knex)`),
+       * so a caller holding an instance can read `conn.redis.lpop(...)` as a Redis command.
+       */
+      fieldReceivers?: Map<string, ReceiverKind>;
       /** The interfaces it names in `implements`, so a value typed as one can be read as this class. */
       implements?: string[];
     }
