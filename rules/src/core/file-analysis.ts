@@ -6,12 +6,13 @@
 import { isAbsolute } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, contains, enclosingFunction, isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, receiverPath, unwrap, type FunctionNode, type Node } from './ast.js';
 import { fileNodes } from './file-nodes.js';
 import { findAcquires, type AcquireSite } from './locks/acquires.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
 import { RedisLockKeys } from './locks/redis-locks.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
+import { REDIS_WATCH_METHOD } from './models/record-reads.js';
 import { FunctionIndex } from './modules/functions.js';
 import { recordImport, resolveImported, type ImportBinding, type ImportTable } from './modules/imports.js';
 import { projectGraph } from './modules/module-graph.js';
@@ -248,6 +249,17 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     return !!site && (builtKey(key) || enclosingFunction(site.call) === enclosingFunction(key));
   };
 
+  // `await this.watch(key)` before `multi()...exec()`: a WATCH sent in the function, or by a same-file helper it called.
+  const watchedBefore = (node: Node): boolean => {
+    const fn = enclosingFunction(node);
+    const sendsWatch = (call: TSESTree.CallExpression, depth: number): boolean => {
+      if (REDIS_WATCH_METHOD.test(calleeName(call) ?? '')) return true;
+      const callee = depth < 2 ? functions.callee(call) : undefined;
+      return !!callee && calls.some((c) => enclosingFunction(c) === callee && sendsWatch(c, depth + 1));
+    };
+    return calls.some((c) => c.range[1] <= node.range[0] && enclosingFunction(c) === fn && sendsWatch(c, 0));
+  };
+
   const readWrite: FileAnalysis['readWrite'] = (node, judge = {}) =>
     readWriteAt(node, {
       receivers,
@@ -258,6 +270,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       isOwnLockKey,
       scripts,
       inheritedRecords: options.summaryMode,
+      watchedBefore,
     });
   let tracer = new TokenTracer(sourceCode, functions, [], { imports, catalog });
   const empty = (): FileAnalysis => ({
@@ -485,14 +498,14 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const acquire = sectionOf(node);
     if (!acquire) {
       const lease = receivedOf(node);
-      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql, scripts });
+      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql, scripts, watchedBefore });
       if (reading?.sink === 'sql') receivedSql.push({ call: reading.call });
       if (lease && reading && !isLeaseUpkeep(reading, lease)) receivedWrites.push({ ...reading, received: lease });
       continue;
     }
     // A write on the connection a helper's advisory lock is held on commits while the lock is held.
     if (acquire.lockedSession && writeConnection(node) === acquire.lockedSession.key) continue;
-    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts });
+    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
       const bound = acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn));
@@ -554,6 +567,8 @@ interface WriteEnv {
   scripts: RedisScriptCommands;
   /** Summarising a module: `this.save()` in a class extending a project class counts (its callers decide). */
   inheritedRecords?: boolean;
+  /** Whether a Redis `WATCH` ran earlier in the function of a node (directly or through a same-file helper). */
+  watchedBefore?: (node: Node) => boolean;
 }
 
 const REDIS = sinkModel('redis');
@@ -628,7 +643,9 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     const api = readApiWrite(node, receivers, text);
     if (api) {
       if (api.api === 'redis' && (api.keyText === env.lockKeyText || (node.type === AST_NODE_TYPES.CallExpression && !!node.arguments[0] && env.isOwnLockKey?.(node.arguments[0])))) return undefined;
-      return { sink: 'api', node, write: api, fenced: apiWriteFenced(api, isTokenValue, text) };
+      // WATCH, then MULTI ... EXEC: EXEC fails when a watched key changed, so the write compares in itself.
+      const watched = api.api === 'redis' && node.type === AST_NODE_TYPES.CallExpression && receiverPath(calleeObject(node) ?? node).includes('multi()') && env.watchedBefore?.(node) === true;
+      return { sink: 'api', node, write: api, fenced: watched || apiWriteFenced(api, isTokenValue, text) };
     }
     if (node.type === AST_NODE_TYPES.NewExpression) return undefined;
   }
