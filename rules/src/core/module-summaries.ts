@@ -337,6 +337,11 @@ class ModuleSummarizer implements ModuleBuilder {
    * is an instance of it, so `this.$.locker.lock(...)` reaches the class's method.
    */
   private summarizeObjectType(node: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration, depth: number): ExportSummary {
+    // `export type RedisClient = RedisClientType<...>`: a name for a client's type, as a typed value of it.
+    if (node.type === AST_NODE_TYPES.TSTypeAliasDeclaration && node.typeAnnotation.type !== AST_NODE_TYPES.TSTypeLiteral) {
+      const receiver = this.getAnalysis()?.receivers.kindOfType(node.typeAnnotation);
+      if (receiver) return { kind: 'value', receiver };
+    }
     const values = new Map<string, ExportSummary>();
     const body = node.type === AST_NODE_TYPES.TSInterfaceDeclaration ? node.body.body : node.typeAnnotation.type === AST_NODE_TYPES.TSTypeLiteral ? node.typeAnnotation.members : [];
     for (const member of body) {

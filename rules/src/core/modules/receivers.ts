@@ -76,7 +76,7 @@ function kindOfBinding(binding: ImportBinding, catalog: Catalog, asType = false)
       return model.authorityIsHandle ? { type: 'lockObject', model } : { type: 'authority', model };
     }
   }
-  if (bindingMatches(binding, REDIS_CLIENT_PACKAGES, REDIS_CLIENT_EXPORTS)) return { type: 'redis' };
+  if (bindingMatches(binding, REDIS_CLIENT_PACKAGES, asType ? REDIS.clientTypes : REDIS_CLIENT_EXPORTS)) return { type: 'redis' };
   if (bindingMatches(binding, KNEX.packages, asType ? KNEX.clientTypes : KNEX.clientExports)) return { type: 'knex' };
   if (LOCAL_LOCK_PACKAGES.includes(binding.source)) return { type: 'local' };
   for (const model of clientModels(catalog)) {
@@ -360,7 +360,8 @@ export class ReceiverTable {
       if (annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier) return this.kindOfClass(annotation.typeName.name, depth + 1);
       return undefined;
     }
-    const kind = kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog);
+    // `client: RedisClient` with `export type RedisClient = RedisClientType<...>` in a project module.
+    const kind = kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog) ?? (this.deferring ? undefined : this.importedKind?.(binding));
     // A type names the instance: `Mutex` from redis-semaphore is a lock object, `Lock` from etcd3 too.
     if (!kind && binding.source === 'etcd3' && binding.exported === 'Lock') {
       const model = this.models.find((m) => m.id === 'etcd3');
