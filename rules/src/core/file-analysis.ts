@@ -28,7 +28,7 @@ import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { catalogFor, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
-import { conditionOnArgument, definedCommands, onlyAddsIfAbsent, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
+import { claimedKey, conditionOnArgument, definedCommands, onlyAddsIfAbsent, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
 import { sinkModel } from './models/sinks.js';
 import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
@@ -402,6 +402,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     functionNamed: (name: string) => functions.named(name),
     isInProcessLock: callees ? (n: Node) => callees.isInProcessLock(n) : undefined,
     locationOf: (n: Node) => locationOf(fileName, n),
+    scriptClaimKey: (call: TSESTree.CallExpression) => {
+      const script = readRedisScript(call, sourceCode, scripts);
+      return script && claimedKey(script);
+    },
   };
   if (callees) spendBudgetOnLocksFirst(acquireInput, callees, functions, sourceCode);
   let acquires = findAcquires(acquireInput);

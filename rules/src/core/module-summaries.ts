@@ -558,12 +558,12 @@ class ModuleSummarizer implements ModuleBuilder {
   }
 
   /** Which parameters of `fn` a value comes from: `key`, `lease.token`, `` `lock:${id}` ``, `String(t)`. */
-  private paramSources(node: Node | undefined, fn: FunctionNode, depth = 0): Set<number> {
+  private paramSources(node: Node | undefined, fn: FunctionNode, depth = 0, asKey = false): Set<number> {
     const out = new Set<number>();
     if (!node || depth > MAX_HOPS) return out;
     const n = unwrap(node);
     const add = (inner: Node | null | undefined) => {
-      if (inner && inner.type !== AST_NODE_TYPES.SpreadElement) for (const i of this.paramSources(inner, fn, depth + 1)) out.add(i);
+      if (inner && inner.type !== AST_NODE_TYPES.SpreadElement) for (const i of this.paramSources(inner, fn, depth + 1, asKey)) out.add(i);
     };
     switch (n.type) {
       case AST_NODE_TYPES.Identifier: {
@@ -602,6 +602,9 @@ class ModuleSummarizer implements ModuleBuilder {
         if (name && /^(?:String|Number|BigInt|parseInt|toString|valueOf|stringify|trim|toLowerCase|join)$/.test(name)) {
           const object = calleeObject(n);
           if (object && name !== 'stringify') add(object);
+          n.arguments.forEach((a) => add(a));
+        } else if (asKey) {
+          // A key built from the parameter by a helper (`this.prefixer(key)`, `keyFor(id)`) still names it.
           n.arguments.forEach((a) => add(a));
         }
         return out;
@@ -937,7 +940,7 @@ class ModuleSummarizer implements ModuleBuilder {
   private keyParamOf(call: TSESTree.CallExpression, innerKeyArg: number | undefined, fn: FunctionNode): number | undefined {
     const args = innerKeyArg !== undefined ? [call.arguments[innerKeyArg]] : call.arguments;
     for (const arg of args) {
-      const [first] = this.paramSources(arg, fn);
+      const [first] = this.paramSources(arg, fn, 0, true);
       if (first !== undefined) return first;
     }
     return undefined;

@@ -227,6 +227,8 @@ export interface AcquireFinderInput {
   locationOf?: (node: Node) => SourceLocation;
   /** The file, to tell a SET NX lease from a once-only marker by its key and value. */
   sourceCode?: SourceCode;
+  /** The key a Lua script run by the call claims with an expiry (`SETNX` then `EXPIRE`), if it claims one. */
+  scriptClaimKey?: (call: TSESTree.CallExpression) => Node | undefined;
 }
 
 /** A lock taken through a project helper, as its summary describes it. */
@@ -329,6 +331,9 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
       if (site && setNxPurpose(site, input.calls, input.sourceCode!) === 'marker') return undefined;
       return { library: 'redis-set-nx', advice: REDIS_SET_NX_ADVICE, lockKeyText: call.arguments[0] && input.sourceText(call.arguments[0]) };
     }
+    // A script that sets the key only if absent and gives it an expiry (a set-if-absent-or-get primitive).
+    const claimed = input.scriptClaimKey?.(call);
+    if (claimed) return { library: 'redis-set-nx', advice: REDIS_SET_NX_ADVICE, lockKeyText: input.sourceText(claimed) };
     // `if (await redis.get(key)) return; await redis.set(key, v, 'EX', ttl)`: a lease taken in two steps.
     if ((!kind || kind.type === 'redis') && input.sourceCode && readCheckedSet(call, input.calls, input.sourceCode)) {
       return { library: 'redis-get-set', advice: REDIS_SET_NX_ADVICE, lockKeyText: call.arguments[0] && input.sourceText(call.arguments[0]) };

@@ -168,3 +168,30 @@ export function onlyAddsIfAbsent(lua: string, writes: readonly string[]): boolea
   const calls = [...lua.matchAll(/redis\.p?call\s*\(\s*['"]([\w.]+)['"]([^)]*)\)/g)].filter((m) => writes.includes(m[1].toLowerCase()));
   return calls.length > 0 && calls.every((m) => IF_ABSENT_COMMAND.test(m[1]) || /['"]NX['"]/i.test(m[2]));
 }
+
+/** `KEYS[2]`, or a local bound to it (`local key = KEYS[2]`): the 1-based key index a Lua name stands for. */
+function keyIndexOf(lua: string, expression: string): number | undefined {
+  const direct = /^KEYS\s*\[\s*(\d+)\s*\]$/.exec(expression.trim());
+  if (direct) return Number(direct[1]);
+  if (!/^[A-Za-z_]\w*$/.test(expression.trim())) return undefined;
+  const bound = new RegExp(`\\blocal\\s+${expression.trim()}\\s*=\\s*KEYS\\s*\\[\\s*(\\d+)\\s*\\]`).exec(lua);
+  return bound ? Number(bound[1]) : undefined;
+}
+
+/**
+ * The key a script claims for a while, as the JS value bound to it: `SETNX key v` then
+ * `EXPIRE key ttl` (or `PEXPIRE`), or `SET key v NX` with `EX`/`PX`. A set-if-absent with an
+ * expiry is a lease, whatever the script returns (the value set, or the holder's).
+ */
+export function claimedKey(script: RedisScript): Node | undefined {
+  const calls = [...script.text.matchAll(/redis\.p?call\s*\(\s*['"]([\w.]+)['"]\s*,\s*([^,)]+)([^)]*)\)/g)].map((m) => ({ command: m[1].toLowerCase(), key: m[2].trim(), rest: m[3] }));
+  for (const call of calls) {
+    const nx = call.command === 'setnx' || (call.command === 'set' && /['"]NX['"]/i.test(call.rest));
+    if (!nx) continue;
+    const expires = (call.command === 'set' && /['"][EP]X['"]/i.test(call.rest)) || calls.some((c) => (c.command === 'expire' || c.command === 'pexpire') && c.key === call.key);
+    const index = expires ? keyIndexOf(script.text, call.key) : undefined;
+    if (index !== undefined) return script.keys[index - 1];
+  }
+  return undefined;
+}
+
