@@ -28,6 +28,8 @@ const CALLBACK_PARAM = /^(?:fn|cb|callback|task|work|worker|handler|body|action|
 const RELEASE_FUNCTION = /release|unlock|free|drop|clear/i;
 const ACQUIRE_FUNCTION = /^(?:acquire|lock|take|obtain|claim|grab|hold|try(?:Acquire|Lock|Take|Claim))/i;
 const NAME_RELEASE_METHOD = /^(?:del|unlink|eval|evalsha|evalSha|fcall|hdel)$/i;
+/** Deletes that compare nothing (a script or a `DELETE ... WHERE owner` may). */
+const PLAIN_DELETE = /^(?:del|unlink)(?:Async)?$/i;
 const ADVISORY_UNLOCK = /\bpg_advisory_unlock(?:_all|_shared)?\s*\(/i;
 /** Ending a lease kept as a row: `DELETE FROM leases WHERE ...`. */
 const LEASE_ROW_DELETE = /^\s*delete\s+from\s+(?:"?\w+"?\.)?"?\w*(?:locks?|leases?|mutex(?:es)?)"?\s/i;
@@ -982,7 +984,9 @@ class ModuleSummarizer implements ModuleBuilder {
   private releasesOf(fn: FunctionNode, name: string, analysis: FileAnalysis): ReleaseSummary[] {
     const out: ReleaseSummary[] = [];
     const add = (release: ReleaseSummary) => {
-      if (!out.some((r) => r.by === release.by && r.arg === release.arg)) out.push(release);
+      const same = out.find((r) => r.by === release.by && r.arg === release.arg);
+      if (!same) out.push(release);
+      else if (same.plain && !release.plain) delete same.plain;
     };
     const releaseNamed = RELEASE_FUNCTION.test(name.split('.').pop() ?? name);
     const moduleLocks = analysis.acquires.some((site) => !site.handedOver);
@@ -1016,16 +1020,17 @@ class ModuleSummarizer implements ModuleBuilder {
       }
       if ((releaseNamed || moduleLocks) && (NAME_RELEASE_METHOD.test(method) || (head !== undefined && ADVISORY_UNLOCK.test(head)))) {
         const sources = new Set<number>();
-        for (const arg of call.arguments) for (const i of this.paramSources(arg, fn)) sources.add(i);
+        for (const arg of call.arguments) for (const i of this.paramSources(arg, fn, 0, true)) sources.add(i);
         const [first] = sources;
-        if (first !== undefined) add({ by: 'name', arg: first });
+        const plain = PLAIN_DELETE.test(method) && !analysis.calls.some((c) => contains(fn.body, c) && /^(?:watch|WATCH)$/.test(calleeName(c) ?? ''));
+        if (first !== undefined) add({ by: 'name', arg: first, ...(plain ? { plain } : {}) });
       }
       // Another helper's release, with this function's parameter in its place.
       const local = analysis.functions.callee(call);
       const inner = local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(call);
       for (const release of inner?.releases ?? []) {
         const index = this.directParam(call.arguments[release.arg], fn) ?? [...this.paramSources(call.arguments[release.arg], fn)][0];
-        if (index !== undefined) add({ by: release.by, arg: index });
+        if (index !== undefined) add({ by: release.by, arg: index, ...(release.plain ? { plain: true } : {}) });
       }
     }
     return out;

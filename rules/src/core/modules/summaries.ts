@@ -64,6 +64,8 @@ export interface ReleaseSummary {
   /** `handle`: the argument is the handle an acquire returned; `name`: it is the lock's key. */
   by: 'handle' | 'name';
   arg: number;
+  /** A plain `DEL`/`UNLINK` of the key (no script, no `WATCH`): it frees whoever holds the key now. */
+  plain?: boolean;
 }
 
 export interface WriteSummary {

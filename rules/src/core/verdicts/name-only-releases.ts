@@ -209,6 +209,22 @@ function wrapperCallsWithLockKey(del: TSESTree.CallExpression, key: Node, analys
   return out;
 }
 
+/**
+ * A lock taken through a project helper (`cache.claim(key, id, ttl)` over a set-if-absent script)
+ * and ended by another helper that only DELs the key it is given (`cache.delete(key)`): the call
+ * names the lock, not its holder.
+ */
+function summarisedReleases(analysis: FileAnalysis, out: NameOnlyRelease[]): void {
+  for (const site of analysis.acquires) {
+    const release = site.release;
+    if (!site.origin || (site.library !== 'redis-set-nx' && site.library !== 'redis-get-set') || release?.type !== AST_NODE_TYPES.CallExpression) continue;
+    for (const summary of analysis.callees?.summaryOf(release)?.releases ?? []) {
+      const key = release.arguments[summary.arg];
+      if (summary.by === 'name' && summary.plain && key && key.type !== AST_NODE_TYPES.SpreadElement) out.push({ kind: 'redisDelete', node: release, key });
+    }
+  }
+}
+
 /** Condition columns that identify only the lock (its name), when none names the holder or the expiry. */
 function nameOnlyColumns(statement: SqlStatementInfo, call: SqlCall, analysis: FileAnalysis): string[] | undefined {
   const { conditions } = statement;
@@ -639,6 +655,7 @@ export function findNameOnlyReleases(analysis: FileAnalysis, sourceCode: SourceC
   recordReleases(analysis, sourceCode, tableColumns, releases);
   etcdReleases(analysis, redisLocks, sourceCode, releases);
   authorityReleases(analysis, sourceCode, releases);
+  summarisedReleases(analysis, releases);
   releases.sort((a, b) => a.node.range[0] - b.node.range[0]);
   return { releases, tableColumns, redisLocks };
 }
