@@ -425,6 +425,14 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     summaryOf = (call) => projectSummary?.(call) ?? localSummary(call);
     acquires = findAcquires({ ...acquireInput, summaryOf });
   }
+  // A receiver this file takes a SET NX lease on is a Redis client, whatever its declared type
+  // (`private redis: RedisLike`, a structural subset of ioredis): its other commands are Redis writes.
+  for (const site of acquires) {
+    if (site.library !== 'redis-set-nx' || site.origin || site.node.type !== AST_NODE_TYPES.CallExpression) continue;
+    const object = calleeObject(site.node);
+    const key = object && receiverKey(object);
+    if (key && !receivers.get(key)) receivers.set(key, { type: 'redis' });
+  }
   const hooks = summaryOf && { returnsToken: (call: TSESTree.CallExpression, path: readonly PathStep[]) => summaryReturnsToken(summaryOf(call), path) };
   tracer = new TokenTracer(sourceCode, functions, acquires, { imports, hooks, catalog });
   // A function that takes its own lock is judged by that lock's section.
