@@ -360,8 +360,7 @@ export class ReceiverTable {
       if (annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier) return this.kindOfClass(annotation.typeName.name, depth + 1);
       return undefined;
     }
-    // `client: RedisClient` with `export type RedisClient = RedisClientType<...>` in a project module.
-    const kind = kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog) ?? (this.deferring ? undefined : this.importedKind?.(binding));
+    const kind = kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog);
     // A type names the instance: `Mutex` from redis-semaphore is a lock object, `Lock` from etcd3 too.
     if (!kind && binding.source === 'etcd3' && binding.exported === 'Lock') {
       const model = this.models.find((m) => m.id === 'etcd3');
@@ -389,6 +388,19 @@ export class ReceiverTable {
     }
     const found = cls?.body.body.find((m): m is TSESTree.MethodDefinition => m.type === AST_NODE_TYPES.MethodDefinition && !m.static && m.kind === 'method' && m.key.type === AST_NODE_TYPES.Identifier && m.key.name === method);
     return found?.value.type === AST_NODE_TYPES.FunctionExpression ? found.value : undefined;
+  }
+
+  /**
+   * `client: KvClient` with `export type KvClient = RedisClientType<...>` in a project module: what
+   * the module graph says that type is, asked only when the name is used as a receiver (most
+   * annotations name DTOs and services, whose modules need not be read for this).
+   */
+  private recordTypedLater(key: string, annotation: TSESTree.TypeNode | undefined): void {
+    if (!this.importedKind || this.kinds.has(key) || annotation?.type !== AST_NODE_TYPES.TSTypeReference) return;
+    const binding = resolveTypeAnnotation(annotation, this.imports);
+    if (!binding || kindOfBinding(binding, this.catalog) !== undefined) return;
+    const importedKind = this.importedKind;
+    this.pending.set(key, () => importedKind(binding));
   }
 
   /** A same-file class that extends a client (`class PrismaService extends PrismaClient`) is that client. */
@@ -446,6 +458,7 @@ export class ReceiverTable {
         }
         const kind = (init && this.kindOfCreation(init)) ?? this.kindOfType(annotation);
         if (kind) this.set(node.id.name, kind);
+        else if (!init) this.recordTypedLater(node.id.name, annotation);
         return;
       }
       case AST_NODE_TYPES.AssignmentExpression: {
@@ -465,6 +478,7 @@ export class ReceiverTable {
         }
         const kind = (node.value && this.kindOfCreation(node.value)) ?? this.kindOfType(node.typeAnnotation?.typeAnnotation);
         if (kind) this.setMember(node, name, kind);
+        else if (!node.static && !node.value) this.recordTypedLater(`this.${name}`, node.typeAnnotation?.typeAnnotation);
         return;
       }
       case AST_NODE_TYPES.MethodDefinition: {
@@ -514,6 +528,9 @@ export class ReceiverTable {
         if (kind) {
           this.kinds.set(`this.${param.name}`, kind);
           this.kinds.set(param.name, kind);
+        } else if (!withDefault) {
+          this.recordTypedLater(`this.${param.name}`, param.typeAnnotation?.typeAnnotation);
+          this.recordTypedLater(param.name, param.typeAnnotation?.typeAnnotation);
         }
         return;
       }
@@ -521,6 +538,7 @@ export class ReceiverTable {
         // A typed function parameter: `async function save(lock: Redlock, ...)`.
         const kind = this.kindOfType(node.typeAnnotation?.typeAnnotation);
         if (kind) this.kinds.set(node.name, kind);
+        else this.recordTypedLater(node.name, node.typeAnnotation?.typeAnnotation);
         return;
       }
       default:
