@@ -677,7 +677,7 @@ class ModuleSummarizer implements ModuleBuilder {
         advice: site.advice,
         at: site.origin?.at ?? locationOf(this.file, site.node),
         flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
-        keyArg: site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
+        keyArg: site.keyNode ? [...this.paramSources(site.keyNode, fn, 0, true)][0] : site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
       };
       const setNx = site.library === 'redis-set-nx' && site.node.type === AST_NODE_TYPES.CallExpression ? readSetNx(site.node) : undefined;
       const valueArg = setNx?.value ? this.directParam(setNx.value, fn) : undefined;

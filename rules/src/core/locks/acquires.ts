@@ -75,6 +75,8 @@ export interface AcquireSite {
   flow?: SourceLocation[];
   /** The text of the argument that names the lock, for a helper whose release names it too. */
   keyArgText?: string;
+  /** The value a script's claim is on (bound to its `KEYS[k]`), when the key is no argument of the call itself. */
+  keyNode?: Node;
   /** A callback acquire whose callback is not a function of this file (a parameter, an import): that argument. */
   callbackArgument?: Node;
   /**
@@ -197,6 +199,7 @@ interface Candidate {
   /** The handle is the receiver itself (lock objects, redis-semaphore mutexes). */
   selfHandle?: boolean;
   lockKeyText?: string;
+  keyNode?: Node;
   /** Custom authorities count only when the result is used as a token-carrying handle or the receiver says "lock". */
   custom?: boolean;
   /** Only when the result carries a token: a project method that takes no lock we can see (a remote authority's client). */
@@ -333,7 +336,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     }
     // A script that sets the key only if absent and gives it an expiry (a set-if-absent-or-get primitive).
     const claimed = input.scriptClaimKey?.(call);
-    if (claimed) return { library: 'redis-set-nx', advice: REDIS_SET_NX_ADVICE, lockKeyText: input.sourceText(claimed) };
+    if (claimed) return { library: 'redis-set-nx', advice: REDIS_SET_NX_ADVICE, lockKeyText: input.sourceText(claimed), keyNode: claimed };
     // `if (await redis.get(key)) return; await redis.set(key, v, 'EX', ttl)`: a lease taken in two steps.
     if ((!kind || kind.type === 'redis') && input.sourceCode && readCheckedSet(call, input.calls, input.sourceCode)) {
       return { library: 'redis-get-set', advice: REDIS_SET_NX_ADVICE, lockKeyText: call.arguments[0] && input.sourceText(call.arguments[0]) };
@@ -588,6 +591,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       advice: candidate.advice,
       scope,
       lockKeyText: candidate.lockKeyText,
+      keyNode: candidate.keyNode,
       origin,
       flow: origin && input.locationOf ? [input.locationOf(call), ...origin.flow, origin.at] : undefined,
       keyArgText: origin?.keyArg !== undefined && call.arguments[origin.keyArg] ? input.sourceText(call.arguments[origin.keyArg]) : undefined,

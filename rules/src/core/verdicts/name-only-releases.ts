@@ -214,13 +214,15 @@ function wrapperCallsWithLockKey(del: TSESTree.CallExpression, key: Node, analys
  * and ended by another helper that only DELs the key it is given (`cache.delete(key)`): the call
  * names the lock, not its holder.
  */
-function summarisedReleases(analysis: FileAnalysis, out: NameOnlyRelease[]): void {
+function summarisedReleases(analysis: FileAnalysis, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
   for (const site of analysis.acquires) {
     const release = site.release;
     if (!site.origin || (site.library !== 'redis-set-nx' && site.library !== 'redis-get-set') || release?.type !== AST_NODE_TYPES.CallExpression) continue;
     for (const summary of analysis.callees?.summaryOf(release)?.releases ?? []) {
       const key = release.arguments[summary.arg];
-      if (summary.by === 'name' && summary.plain && key && key.type !== AST_NODE_TYPES.SpreadElement) out.push({ kind: 'redisDelete', node: release, key });
+      // The same key as the acquire was given (not a handle whose field the helper reads: that DEL is reported where it is).
+      if (summary.by !== 'name' || !summary.plain || !key || key.type === AST_NODE_TYPES.SpreadElement || site.keyArgText === undefined) continue;
+      if (keyText(key, sourceCode) === site.keyArgText || sourceCode.getText(key) === site.keyArgText) out.push({ kind: 'redisDelete', node: release, key });
     }
   }
 }
@@ -655,7 +657,7 @@ export function findNameOnlyReleases(analysis: FileAnalysis, sourceCode: SourceC
   recordReleases(analysis, sourceCode, tableColumns, releases);
   etcdReleases(analysis, redisLocks, sourceCode, releases);
   authorityReleases(analysis, sourceCode, releases);
-  summarisedReleases(analysis, releases);
+  summarisedReleases(analysis, sourceCode, releases);
   releases.sort((a, b) => a.node.range[0] - b.node.range[0]);
   return { releases, tableColumns, redisLocks };
 }
