@@ -218,6 +218,8 @@ function summarisedReleases(analysis: FileAnalysis, sourceCode: SourceCode, out:
   for (const site of analysis.acquires) {
     const release = site.release;
     if (!site.origin || (site.library !== 'redis-set-nx' && site.library !== 'redis-get-set') || release?.type !== AST_NODE_TYPES.CallExpression) continue;
+    // A helper named for releasing (`leases.release(name)`) has its DEL reported in its own module.
+    if (/unlock|release|free/i.test(calleeName(release) ?? '')) continue;
     for (const summary of analysis.callees?.summaryOf(release)?.releases ?? []) {
       const key = release.arguments[summary.arg];
       // The same key as the acquire was given (not a handle whose field the helper reads: that DEL is reported where it is).
