@@ -59,6 +59,31 @@ export async function forget(sessionId: string) {
 }`,
     },
     {
+      name: 'a list of held seats, named like a lock and cleared in an unlock method, is data: its DEL releases nothing',
+      code: `import Redis from 'ioredis';
+export class Booking {
+  constructor(private readonly redis: Redis, private readonly guest: string) {}
+  async takeGuard(): Promise<boolean> {
+    const key = 'booking-guard:' + this.guest;
+    if (!(await this.redis.setnx(key, String(Date.now())))) return false;
+    await this.redis.expire(key, 120);
+    return true;
+  }
+  async holdSeat(seat: string) {
+    await this.redis.rpush('locked_seats_of_' + this.guest, seat);
+  }
+  async unlockSeat(seat: string) {
+    const held = await this.redis.lrange('locked_seats_of_' + this.guest, 0, -1);
+    await this.redis.del('locked_seats_of_' + this.guest);
+    for (const other of held) if (other !== seat) await this.redis.rpush('locked_seats_of_' + this.guest, other);
+  }
+  async dropLockQueue(room: string) {
+    await this.redis.sadd(\`lock-queue:\${room}\`, this.guest);
+    await this.redis.del(\`lock-queue:\${room}\`);
+  }
+}`,
+    },
+    {
       name: 'redlock release on the handle is a library release',
       code: `import Redlock from 'redlock';
 import Redis from 'ioredis';

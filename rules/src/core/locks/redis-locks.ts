@@ -8,7 +8,7 @@ import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, enclosingFunction, memberName, propertyKeyName, staticString, unwrap, walk, type Node } from '../ast.js';
 import { isRedisSetNx } from './acquires.js';
 import { GLOBAL_CLOCK_CALLS, VALUE_KEEPING_FUNCTIONS, VALUE_KEEPING_METHODS } from '../models/clock-sources.js';
-import { LOCK_KEY_NAME } from '../models/locks.js';
+import { LOCK_KEY_NAME, REDIS_DATA_COMMAND } from '../models/locks.js';
 
 export interface SetNxSite {
   call: TSESTree.CallExpression;
@@ -308,9 +308,10 @@ export class RedisLockKeys {
   /** The SET NX sites that take leases (see `setNxPurpose`). */
   readonly leases: SetNxSite[] = [];
   private readonly byText = new Map<string, SetNxSite>();
+  private dataKeys: Set<string> | undefined;
 
   constructor(
-    calls: readonly TSESTree.CallExpression[],
+    private readonly calls: readonly TSESTree.CallExpression[],
     private readonly sourceCode: SourceCode,
   ) {
     for (const call of calls) {
@@ -344,6 +345,21 @@ export class RedisLockKeys {
     const n = unwrap(node);
     if (n.type !== AST_NODE_TYPES.Identifier) return false;
     return ASTUtils.findVariable(this.sourceCode.getScope(n), n.name)?.defs[0]?.type === 'Parameter';
+  }
+
+  /**
+   * A key this file uses as a list, set, hash, sorted set or stream (`RPUSH`, `LRANGE`, `HSET`...):
+   * data, not a lock, whatever its name says (`locked_payments_for_<user>`).
+   */
+  isDataKey(key: Node): boolean {
+    if (!this.dataKeys) {
+      this.dataKeys = new Set();
+      for (const call of this.calls) {
+        const first = call.arguments[0];
+        if (first && first.type !== AST_NODE_TYPES.SpreadElement && calleeObject(call) && REDIS_DATA_COMMAND.test(calleeName(call) ?? '')) this.dataKeys.add(keyText(first, this.sourceCode));
+      }
+    }
+    return this.dataKeys.has(keyText(key, this.sourceCode));
   }
 
   /** A key taken with a SET NX lease in this file, or a lock-named key. */

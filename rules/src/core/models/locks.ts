@@ -143,6 +143,12 @@ export const WITH_LOCK_FUNCTION = /^(?:with\w*(?:Lock|Lease|Mutex)|run\w*(?:With
  * words `lockout` and `locked`.
  */
 export const LOCK_KEY_NAME = /(?:(?:^|[^A-Za-z])(?:lock|LOCK)|[a-z0-9]Lock)(?![Oo]ut|OUT|ed|ED)|(?:^|[^A-Za-z])(?:lease|LEASE|mutex|MUTEX)|[a-z0-9](?:Lease|Mutex)/;
+/**
+ * Redis commands that work on lists, sets, hashes, sorted sets and streams (`*Async` and node-redis
+ * camel case included). A lock is a string key taken with `SET NX`: a key these commands read or
+ * write holds data, and deleting it frees no one's lock, whatever it is called.
+ */
+export const REDIS_DATA_COMMAND = /^(?:[lr]push|[lr]pushx|[lr]pop|lrange|lrem|lset|llen|lindex|ltrim|linsert|lmove|rpoplpush|sadd|srem|smembers|sismember|scard|spop|smove|hset|hget|hgetall|hmset|hmget|hdel|hincrby|hkeys|hvals|hlen|hexists|zadd|zrem|zrange|zrangebyscore|zrevrange|zscore|zincrby|zcard|zremrangebyscore|zremrangebyrank|xadd|xrange|xread|xlen|xtrim)(?:Async)?$/i;
 /** Handle members that report whether a lease is still held, in any library: a check, not a fence. */
 export const GENERIC_VALIDITY_MEMBER = /^(?:isValid|isAcquired|isHeld|isLocked|isOwned|isOwner|isExpired|isAlive|isActive|stillHeld|stillValid|hasLock|holdsLock|isLeaseValid|checkLease|checkLock|verifyLock|verifyLease|isLockHeld)$/;
 /** Handle members that hold the lease's expiry time, compared with a clock by a validity check. */

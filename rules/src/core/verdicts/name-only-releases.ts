@@ -143,6 +143,8 @@ function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode:
     // Only a SET NX that takes a lease makes its key a lock key: a once-only marker (a timestamp,
     // a constant, no expiry) or a store's set-if-absent frees no one's lock when deleted.
     const found = locks.setNxOf(key);
+    // A key kept as a list, set or hash here is data: its DEL releases nothing.
+    if (!found && locks.isDataKey(key)) continue;
     // The compare-and-delete suggestion rewrites a plain `del(key)` only.
     const setNx = raw ? undefined : found;
     const lockKey = found !== undefined || isLockNamedKey(key, sourceCode);
