@@ -8,7 +8,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, receiverPath, unwrap, type FunctionNode, type Node } from './ast.js';
 import { fileNodes } from './file-nodes.js';
-import { findAcquires, type AcquireSite } from './locks/acquires.js';
+import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
 import { RedisLockKeys } from './locks/redis-locks.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
@@ -687,7 +687,7 @@ function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionI
     // A callback acquire promisified by hand: `return new Promise((resolve) => lib.acquire(k, (e, l) => resolve(l)))`.
     else if (fn && fn.parent?.type === AST_NODE_TYPES.NewExpression && fn.parent.arguments[0] === fn && calleeName(fn.parent) === 'Promise') fn = enclosingFunction(fn.parent) ?? fn;
     if (!fn) continue;
-    const escapes = !site.release && site.scope === enclosingFunction(site.node);
+    const escapes = !releasedInPlace(site) && site.scope === enclosingFunction(site.node);
     const runsParameter = site.callbackArgument !== undefined || site.scope !== enclosingFunction(site.node) || fn !== enclosingFunction(site.node);
     if (escapes || runsParameter) helpers.add(fn);
   }

@@ -10,7 +10,7 @@ import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/util
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import type { FileAnalysis, WriteReading } from './file-analysis.js';
-import type { AcquireSite } from './locks/acquires.js';
+import { releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
 import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
@@ -685,7 +685,7 @@ class ModuleSummarizer implements ModuleBuilder {
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // A lock still held when the function returns: the caller holds it until a release.
       const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program;
-      if (!site.release && !inCallback && !site.callbackArgument) {
+      if (!releasedInPlace(site) && !inCallback && !site.callbackArgument) {
         // It escapes when the caller gets something back, the lock sits on the caller's own
         // connection, or the function is named for taking it; a function that only uses the
         // lock and lets it expire is no acquire for its callers.
@@ -912,7 +912,8 @@ class ModuleSummarizer implements ModuleBuilder {
       // A wrapper that returns what the inner acquire gave it still holds the lock for its caller.
       const handleKey = this.boundKey(call);
       const root = handleKey?.split('.')[0];
-      const passesOn = this.returnsOf(fn).some((r) => contains(r, call) || (root !== undefined && this.mentions(r, root)));
+      // `await using lock = await this.lockFor(id)`: disposed at the end of its block, never passed on.
+      const passesOn = !this.boundByUsing(call) && this.returnsOf(fn).some((r) => contains(r, call) || (root !== undefined && this.mentions(r, root)));
       if (!released && passesOn) {
         return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(call, handleKey, inner.tokenProperties, fn, analysis) };
       }
@@ -927,6 +928,15 @@ class ModuleSummarizer implements ModuleBuilder {
       if (n.type === AST_NODE_TYPES.Identifier && n.name === name) found = true;
     });
     return found;
+  }
+
+  /** `await using lock = await acquire(...)`: the result is disposed of where its block ends. */
+  private boundByUsing(call: Node): boolean {
+    let current: Node = call;
+    while (current.parent && (current.parent.type === AST_NODE_TYPES.AwaitExpression || current.parent.type === AST_NODE_TYPES.TSAsExpression || current.parent.type === AST_NODE_TYPES.TSNonNullExpression)) current = current.parent;
+    const declaration = current.parent?.type === AST_NODE_TYPES.VariableDeclarator ? current.parent.parent : undefined;
+    const kind: string | undefined = declaration?.type === AST_NODE_TYPES.VariableDeclaration ? declaration.kind : undefined;
+    return kind === 'using' || kind === 'await using';
   }
 
   /** `const lock = await acquire(...)`: the key the result is bound to. */

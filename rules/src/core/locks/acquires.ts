@@ -86,6 +86,16 @@ export interface AcquireSite {
   lockedSession?: { key: string; scope: 'transaction' | 'session' };
   /** The lock was taken elsewhere and handed to this function, which releases it (`node` is that release). */
   handedOver?: boolean;
+  /**
+   * The handle is bound with `using` / `await using`: disposed, and so released, where the block
+   * that declares it ends. The lock never outlives the function that took it.
+   */
+  disposed?: boolean;
+}
+
+/** Whether the lock is given back in the function that took it: by a release call or by disposal. */
+export function releasedInPlace(site: AcquireSite): boolean {
+  return site.release !== undefined || site.disposed === true;
 }
 
 const NO_OVERWRITE_OPTION = /^(?:canOverride|canOverwrite|overwrite|override|replace|replaceExisting)$/i;
@@ -162,6 +172,14 @@ function bindingOf(call: Node): TSESTree.VariableDeclarator | TSESTree.Assignmen
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current) return parent;
   if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === current) return parent;
   return undefined;
+}
+
+/** `await using lock = await acquire(...)`: the block whose end disposes of the handle. */
+function disposingBlock(binding: TSESTree.VariableDeclarator | TSESTree.AssignmentExpression | undefined): Node | undefined {
+  const declaration = binding?.type === AST_NODE_TYPES.VariableDeclarator ? binding.parent : undefined;
+  if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration) return undefined;
+  const kind: string = declaration.kind;
+  return kind === 'using' || kind === 'await using' ? declaration.parent : undefined;
 }
 
 function callbackArgument(call: TSESTree.CallExpression, spec: CallbackMethod): FunctionNode | undefined {
@@ -609,8 +627,9 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       continue;
     }
     const release = findRelease({ ...base, start: call.range[1] }, candidate.model, input);
-    const end = release ? release.range[0] : bodyRange(scope)[1];
-    sites.push({ ...base, id: sites.length, range: [call.range[1], end], release });
+    const block = release ? undefined : disposingBlock(binding);
+    const end = release ? release.range[0] : block ? Math.min(block.range[1], bodyRange(scope)[1]) : bodyRange(scope)[1];
+    sites.push({ ...base, id: sites.length, range: [call.range[1], end], release, ...(block ? { disposed: true } : {}) });
   }
   sites.push(...handedOverSections(input, sites).map((site) => ({ ...site, id: -1 })));
   // Source order, numbered in it.
