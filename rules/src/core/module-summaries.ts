@@ -17,6 +17,7 @@ import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
 import { recordReceiver } from './sinks/record-writes.js';
+import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
@@ -1066,10 +1067,15 @@ class ModuleSummarizer implements ModuleBuilder {
     const inOwnSection = (node: Node) => ownSections.some((range) => contains(range, node));
     const nodes = [...analysis.calls, ...analysis.taggedTemplates, ...analysis.constructed].filter((n) => contains(fn.body, n) && !inOwnSection(n) && !definedNotRun(n, fn)).sort((a, b) => a.range[0] - b.range[0]);
     const passesToken = (arg: Node | undefined) => !!arg && arg.type !== AST_NODE_TYPES.SpreadElement && (analysis.tracer.isToken(arg) || analysis.tracer.isHandle(arg));
+    // Records this function has just inserted: a write that picks one of them writes its own row.
+    const inserted = insertedRecords(fn, this.insertInput(fn, analysis));
+    const keyParams = (keys: readonly Node[]) => [...new Set(keys.flatMap((k) => [...this.paramSources(k, fn)]))];
     for (const node of nodes) {
       if (writes.length >= MAX_WRITES) break;
       const reading = analysis.readWrite(node);
       if (reading) {
+        const keys = this.recordKeysOf(reading);
+        if (keys.some((k) => readsInserted(k, inserted, this.sourceCode))) continue;
         const conditionArgs: number[] = [];
         for (let i = 0; i < fn.params.length; i++) {
           const fromParam = (v: Node) => this.paramSources(v, fn).has(i);
@@ -1087,7 +1093,8 @@ class ModuleSummarizer implements ModuleBuilder {
         // A write of a function handed a token or lease is judged (and reported) in this module.
         const reportedThere = analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced);
         const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : {};
-        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord });
+        const keyArgs = keyParams(keys);
+        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}) });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;
@@ -1102,21 +1109,50 @@ class ModuleSummarizer implements ModuleBuilder {
       for (const found of inner.writes) {
         if (found.ofRecord && !onThis && !onRecord) continue;
         const write = found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found;
+        // The record this write picks is one this function has just inserted.
+        const keyNodes = (write.keyArgs ?? []).map((j) => node.arguments[j]).filter((a): a is TSESTree.CallExpressionArgument => a !== undefined);
+        if (keyNodes.some((k) => readsInserted(k, inserted, this.sourceCode))) continue;
+        const keyArgs = keyParams(keyNodes);
         if (!write.fenced && write.conditionArgs.some((j) => passesToken(node.arguments[j]))) continue;
         // A clock, random or constant value passed where the write expects its token: no fence.
         if (write.fenced && write.conditionArgs.some((j) => { const arg = node.arguments[j]; return !!arg && arg.type !== AST_NODE_TYPES.SpreadElement && analysis.tracer.isNonToken(arg); })) {
-          writes.push({ ...write, fenced: false, conditionArgs: [], flow: [locationOf(this.file, node), ...write.flow] });
+          writes.push({ ...write, fenced: false, conditionArgs: [], keyArgs, flow: [locationOf(this.file, node), ...write.flow] });
           continue;
         }
         const conditionArgs = new Set<number>();
         for (const j of write.conditionArgs) for (const i of this.paramSources(node.arguments[j], fn)) conditionArgs.add(i);
         // Fenced inside, on a value this function computes itself: fenced for its callers too.
         if (write.fenced && conditionArgs.size === 0) continue;
-        writes.push({ ...write, conditionArgs: [...conditionArgs], flow: [locationOf(this.file, node), ...write.flow] });
+        writes.push({ ...write, conditionArgs: [...conditionArgs], keyArgs, flow: [locationOf(this.file, node), ...write.flow] });
         if (writes.length >= MAX_WRITES) break;
       }
     }
     return { writes, partial };
+  }
+
+  /** How inserts are recognised in `fn`: library creates by name, project functions by their summaries. */
+  private insertInput(fn: FunctionNode, analysis: FileAnalysis): InsertedRecordInput {
+    return {
+      sourceCode: this.sourceCode,
+      summaryOf: (call) => {
+        const local = analysis.functions.callee(call);
+        return local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(call);
+      },
+    };
+  }
+
+  /**
+   * The parts of a write that pick the record: an object write's filter (`where`, a Mongo filter)
+   * or, without a literal one, its first argument (`findByIdAndUpdate(id, ...)`, `updateOne(filter, ...)`).
+   */
+  private recordKeysOf(reading: WriteReading): Node[] {
+    if (reading.sink !== 'object' || reading.write.record) return [];
+    // `{ id }`, `{ _id: id, state: 'open' }`, `{ id: { equals: id } }`: the values the filter names.
+    const values = (o: TSESTree.ObjectExpression): Node[] =>
+      o.properties.flatMap((p) => (p.type !== AST_NODE_TYPES.Property ? [] : p.value.type === AST_NODE_TYPES.ObjectExpression ? values(p.value) : [p.value]));
+    if (reading.write.filter) return values(reading.write.filter);
+    const first = reading.node.type === AST_NODE_TYPES.CallExpression ? reading.node.arguments[0] : undefined;
+    return first && first.type !== AST_NODE_TYPES.SpreadElement ? [first] : [];
   }
 
   private functionName(fn: FunctionNode): string {
@@ -1168,6 +1204,8 @@ class ModuleSummarizer implements ModuleBuilder {
       summary.partial = partial;
       summary.returnsToken = this.returnsTokenOf(fn, analysis);
       summary.returnsReceiver = this.returnsOf(fn).map((r) => analysis.receivers.kindOf(r)).find((k) => k !== undefined);
+      const insertInput = this.insertInput(fn, analysis);
+      if (this.returnsOf(fn).some((r) => isInsertResult(r, insertedRecords(fn, insertInput), insertInput))) summary.returnsInserted = true;
       summary.selfToCallback = this.selfToCallbackOf(fn, analysis);
       // An acquire that comes from a helper we could not read is unknown, not absent.
       if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;

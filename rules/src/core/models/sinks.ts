@@ -26,6 +26,13 @@ export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'seq
 export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
 
 /**
+ * Calls that insert a record and hand it back (or its id): Prisma, Mongoose and TypeORM `create`,
+ * MongoDB `insertOne`, Objection `insertAndFetch`. Used for library calls only: a project
+ * function's summary says itself whether it returns what it inserted.
+ */
+export const INSERT_METHOD = /^(?:create|createOne|insert|insertOne|insertAndFetch|insertGraph)$/;
+
+/**
  * How a write of this library states its condition, which names the judge that decides
  * "fenced" (`core/sinks/`): SQL text, a `.where(...)` chain, a filter object, a DynamoDB
  * `ConditionExpression`, a Redis script, a request header or body, an S3 precondition;

@@ -84,6 +84,11 @@ export interface WriteSummary {
   conditionArgs: number[];
   /** The write is reported in its own module already (a token or lease passed in and not used). */
   reportedThere: boolean;
+  /**
+   * Arguments that pick the record written (`findByIdAndUpdate(id, ...)`, `where: { id }`): a caller
+   * passing the id of a record it has just inserted writes its own row, which no other holder knows.
+   */
+  keyArgs?: number[];
   /** Calls from the summarised function down to the write, outermost first, then the write. */
   flow: SourceLocation[];
   /**
@@ -106,6 +111,8 @@ export interface FunctionSummary {
    * whose `properties` carry one.
    */
   returnsToken?: { properties: string[] };
+  /** The function returns the record (or id) an insert it made has just created (`return new Model(data).save()`). */
+  returnsInserted?: boolean;
   /** The function returns a client or lock authority (`getRedisCache()` handing out a module's ioredis client). */
   returnsReceiver?: ReceiverKind;
   /** The function asks whether a lease is still held: a check, not a fence. */

@@ -1,0 +1,78 @@
+/**
+ * Records a call path has just created: `const payment = await payments.create({...})`, then an
+ * update `WHERE id = payment.id`. No other holder knows that record yet, so the update is no late
+ * write over a newer holder's data: the row belongs to whoever inserted it.
+ *
+ * An insert is a library create (`INSERT_METHOD`), a `save()` of an object built with `new` in
+ * the same function, or a call to a project function whose summary returns what it inserted.
+ */
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, calleeObject, enclosingFunction, unwrap, walk, type FunctionNode, type Node } from '../ast.js';
+import { INSERT_METHOD } from '../models/sinks.js';
+import type { FunctionSummary } from '../modules/summaries.js';
+
+export interface InsertedRecordInput {
+  sourceCode: SourceCode;
+  /** The summary of the project function a call invokes; undefined for a library call or an unknown one. */
+  summaryOf(call: TSESTree.CallExpression): FunctionSummary | undefined;
+}
+
+/** The variables of `fn` bound to a record an insert in `fn` returned. */
+export function insertedRecords(fn: FunctionNode, input: InsertedRecordInput): Set<string> {
+  const names = new Set<string>();
+  if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return names;
+  walk(fn.body, input.sourceCode.visitorKeys, (n) => {
+    if (n.type !== AST_NODE_TYPES.VariableDeclarator || n.id.type !== AST_NODE_TYPES.Identifier || !n.init || enclosingFunction(n) !== fn) return;
+    if (n.parent?.type === AST_NODE_TYPES.VariableDeclaration && n.parent.kind === 'const' && isInsertResult(n.init, names, input)) names.add(n.id.name);
+  });
+  return names;
+}
+
+/** An expression that is an insert's result, or read from one (`row.id`, `(await repo.create(x))._id`). */
+export function isInsertResult(node: Node, known: ReadonlySet<string>, input: InsertedRecordInput): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) return known.has(n.name);
+  if (n.type === AST_NODE_TYPES.MemberExpression) return isInsertResult(n.object, known, input);
+  if (n.type !== AST_NODE_TYPES.CallExpression) return false;
+  const summary = input.summaryOf(n);
+  if (summary) return summary.returnsInserted === true;
+  const method = calleeName(n) ?? '';
+  const object = calleeObject(n);
+  if (!object) return false;
+  if (INSERT_METHOD.test(method)) return true;
+  // `new Model(data).save()`, or `doc.save()` on `const doc = new Model(data)` of this function.
+  return method === 'save' && builtWithNew(object, input.sourceCode);
+}
+
+function builtWithNew(node: Node, sourceCode: SourceCode): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.NewExpression) return true;
+  if (n.type !== AST_NODE_TYPES.Identifier) return false;
+  const def = ASTUtils.findVariable(sourceCode.getScope(n), n.name)?.defs[0];
+  return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && !!def.node.init && unwrap(def.node.init).type === AST_NODE_TYPES.NewExpression;
+}
+
+/** Members that are a record's own identity; any other (`order.itemId`) names another record. */
+const IDENTITY_MEMBER = /^(?:_?id|uuid|pk|key|insertedId)$/i;
+
+/**
+ * Whether an expression picks a record an insert returned: the record itself or its identity
+ * (`row`, `row.id`, `payment._id.toString()`), not another record it refers to (`order.itemId`).
+ */
+export function readsInserted(node: Node | undefined, names: ReadonlySet<string>, sourceCode: SourceCode): boolean {
+  if (!node || names.size === 0) return false;
+  let found = false;
+  walk(node, sourceCode.visitorKeys, (n) => {
+    if (found || n.type !== AST_NODE_TYPES.Identifier || !names.has(n.name)) return;
+    const parent = n.parent;
+    if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.property === n && !parent.computed) return;
+    if (parent?.type === AST_NODE_TYPES.Property && parent.key === n && !parent.shorthand) return;
+    if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === n) {
+      const name = parent.computed ? undefined : parent.property.type === AST_NODE_TYPES.Identifier ? parent.property.name : undefined;
+      if (!name || !IDENTITY_MEMBER.test(name)) return;
+    }
+    found = true;
+  });
+  return found;
+}
