@@ -1205,7 +1205,7 @@ class ModuleSummarizer implements ModuleBuilder {
       summary.returnsToken = this.returnsTokenOf(fn, analysis);
       summary.returnsReceiver = this.returnsOf(fn).map((r) => analysis.receivers.kindOf(r)).find((k) => k !== undefined);
       const insertInput = this.insertInput(fn, analysis);
-      if (this.returnsOf(fn).some((r) => isInsertResult(r, insertedRecords(fn, insertInput), insertInput))) summary.returnsInserted = true;
+      if (!this.locksOnly && this.returnsOf(fn).some((r) => isInsertResult(r, insertedRecords(fn, insertInput), insertInput))) summary.returnsInserted = true;
       summary.selfToCallback = this.selfToCallbackOf(fn, analysis);
       // An acquire that comes from a helper we could not read is unknown, not absent.
       if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;
