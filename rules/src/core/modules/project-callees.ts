@@ -219,17 +219,8 @@ export class ProjectCallees {
   isInProcessLock(node: Node): boolean {
     const n = unwrap(node);
     if (n.type !== AST_NODE_TYPES.MemberExpression) return false;
-    const field = memberName(n);
-    if (!field) return false;
-    try {
-      const object = unwrap(n.object);
-      const key = receiverKey(object);
-      const binding = (key ? this.instances.get(key) : undefined) ?? (object.type === AST_NODE_TYPES.ThisExpression ? this.baseOf(n) : undefined);
-      const exported = binding && this.view.exportOfBinding(binding);
-      return exported?.kind === 'class' && (exported.inProcessLocks ?? []).includes(field);
-    } catch {
-      return false;
-    }
+    const found = this.classFieldOf(n);
+    return !!found && (found.exported.inProcessLocks ?? []).includes(found.field);
   }
 
   /**
@@ -237,6 +228,12 @@ export class ProjectCallees {
    * `redis!: Redis` declared in Connection's module): a client or lock authority, or nothing.
    */
   fieldReceiverOf(node: TSESTree.MemberExpression): ReceiverKind | undefined {
+    const found = this.classFieldOf(node);
+    return found?.exported.fieldReceivers?.get(found.field);
+  }
+
+  /** The field `node` names and the imported class whose instance (or base, for `this`) holds it. */
+  private classFieldOf(node: TSESTree.MemberExpression) {
     const field = memberName(node);
     if (!field) return undefined;
     try {
@@ -244,7 +241,7 @@ export class ProjectCallees {
       const key = receiverKey(object);
       const binding = (key ? this.instances.get(key) : undefined) ?? (object.type === AST_NODE_TYPES.ThisExpression ? this.baseOf(node) : undefined);
       const exported = binding && this.view.exportOfBinding(binding);
-      return exported?.kind === 'class' ? exported.fieldReceivers?.get(field) : undefined;
+      return exported?.kind === 'class' ? { field, exported } : undefined;
     } catch {
       return undefined;
     }
