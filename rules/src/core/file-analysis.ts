@@ -18,6 +18,7 @@ import { recordImport, resolveImported, type ImportBinding, type ImportTable } f
 import { projectGraph } from './modules/module-graph.js';
 import type { ProjectView } from './modules/module-graph.js';
 import { ProjectCallees } from './modules/project-callees.js';
+import { ownerOf, paramsReaching, UnlockedReach } from './modules/unlocked-reach.js';
 import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
 import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './sinks/knex-writes.js';
 import { judgeObjectWrite, objectWriteTable, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
@@ -497,6 +498,17 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     return undefined;
   };
 
+  // A helper reached from a section that decides what it writes and also runs here with no lock held.
+  let reach: UnlockedReach | undefined;
+  const unguardedHere = (node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, write: WriteSummary): boolean => {
+    if (write.unguarded) return true;
+    const fn = ownerOf(node);
+    if (!write.valueArgs || !fn || contains(acquire.range, node)) return false;
+    if (write.valueArgs.some((j) => paramsReaching(node.arguments[j], fn, sourceCode).size > 0)) return false;
+    reach ??= new UnlockedReach(calls, functions, acquires.map((site) => site.range));
+    return reach.calledUnlocked(fn);
+  };
+
   const writes: WriteSite[] = [];
   const sqlCalls: FileAnalysis['sqlCalls'] = [];
   const receivedWrites: ReceivedWriteSite[] = [];
@@ -525,7 +537,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
-      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers);
+      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, unguardedHere);
       if (viaCall) {
         // Handed the advisory lock's own transaction or session (`tasks.expire(trx)`): its writes go through it.
         // Also for a helper's lock: `closeWatches(tx, id)` handed the transaction `lockChat(tx, id)` locked.
@@ -788,13 +800,22 @@ function passesToken(arg: Node | undefined, tracer: TokenTracer): boolean {
  * A call in a critical section to a project function that writes: fenced when every write
  * inside is fenced there, or compares the token the caller passes in.
  */
-function callWriteSite(node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, callees: ProjectCallees, tracer: TokenTracer, project: ProjectView, receivers: ReceiverTable): CallWriteSite | undefined {
+function callWriteSite(
+  node: TSESTree.CallExpression | TSESTree.NewExpression,
+  acquire: AcquireSite,
+  callees: ProjectCallees,
+  tracer: TokenTracer,
+  project: ProjectView,
+  receivers: ReceiverTable,
+  unguarded: (node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, write: WriteSummary) => boolean,
+): CallWriteSite | undefined {
   const callee = callees.summaryOf(node);
   if (!callee) return undefined;
   // Writes reported in their own module (a token passed in and not used) are not reported twice;
-  // a write of the instance's own record counts on a record a model read returned.
+  // a write of the instance's own record counts on a record a model read returned; a write the
+  // project also makes with no lock held is not the lock's.
   const onRecord = recordReceiver(node, receivers);
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord));
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w));
   if (writes.length === 0) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);

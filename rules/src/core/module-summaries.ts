@@ -19,6 +19,8 @@ import { readSetNx } from './locks/redis-locks.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
+import { redisContent } from './sinks/api-writes.js';
+import { paramsReaching, UnlockedReach } from './modules/unlocked-reach.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
 /** How many writes one summary lists: enough to judge a call, bounded for odd code. */
@@ -1070,6 +1072,10 @@ class ModuleSummarizer implements ModuleBuilder {
     // Records this function has just inserted: a write that picks one of them writes its own row.
     const inserted = insertedRecords(fn, this.insertInput(fn, analysis));
     const keyParams = (keys: readonly Node[]) => [...new Set(keys.flatMap((k) => [...this.paramSources(k, fn)]))];
+    // What each write stores, by the parameters it comes from; a write whose content this function
+    // decides itself, in a function the module also runs with no lock held, guards nothing a lock holds.
+    const valueParams = (values: readonly (Node | undefined)[]) => [...new Set(values.flatMap((v) => [...paramsReaching(v, fn, this.sourceCode)]))].sort((a, b) => a - b);
+    const unguarded = (valueArgs: number[] | undefined) => valueArgs !== undefined && valueArgs.length === 0 && this.unlockedReach(analysis).calledUnlocked(fn);
     for (const node of nodes) {
       if (writes.length >= MAX_WRITES) break;
       const reading = analysis.readWrite(node);
@@ -1094,7 +1100,10 @@ class ModuleSummarizer implements ModuleBuilder {
         const reportedThere = analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced);
         const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : {};
         const keyArgs = keyParams(keys);
-        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}) });
+        const content = reading.sink === 'api' ? redisContent(reading.write) : undefined;
+        const valueArgs = content && valueParams(content);
+        const own = valueArgs ? { valueArgs, ...(unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
+        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;
@@ -1108,7 +1117,9 @@ class ModuleSummarizer implements ModuleBuilder {
       const onRecord = !onThis && recordReceiver(node, analysis.receivers);
       for (const found of inner.writes) {
         if (found.ofRecord && !onThis && !onRecord) continue;
-        const write = found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found;
+        const valueArgs = found.valueArgs && valueParams(found.valueArgs.map((j) => node.arguments[j]));
+        const own = valueArgs ? { valueArgs, ...(found.unguarded || unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
+        const write = { ...(found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found), ...own };
         // The record this write picks is one this function has just inserted.
         const keyNodes = (write.keyArgs ?? []).map((j) => node.arguments[j]).filter((a): a is TSESTree.CallExpressionArgument => a !== undefined);
         if (keyNodes.some((k) => readsInserted(k, inserted, this.sourceCode))) continue;
@@ -1128,6 +1139,14 @@ class ModuleSummarizer implements ModuleBuilder {
       }
     }
     return { writes, partial };
+  }
+
+  private reach: { analysis: FileAnalysis; reach: UnlockedReach } | undefined;
+
+  /** Where this module runs code with no lock held (built once per analysis, on first use). */
+  private unlockedReach(analysis: FileAnalysis): UnlockedReach {
+    if (this.reach?.analysis !== analysis) this.reach = { analysis, reach: new UnlockedReach(analysis.calls, analysis.functions, analysis.acquires.map((site) => site.range)) };
+    return this.reach.reach;
   }
 
   /** How inserts are recognised in `fn`: library creates by name, project functions by their summaries. */

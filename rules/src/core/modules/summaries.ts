@@ -89,6 +89,16 @@ export interface WriteSummary {
    * passing the id of a record it has just inserted writes its own row, which no other holder knows.
    */
   keyArgs?: number[];
+  /**
+   * Arguments that reach what the write stores (Redis only for now; none for a removal). Empty:
+   * the function decides the content itself, from its own reads. Undefined: not known.
+   */
+  valueArgs?: number[];
+  /**
+   * A function on the way decides what is written and also runs, in its own module, on a path
+   * that holds no lock: the project does not rely on a lock for this write.
+   */
+  unguarded?: boolean;
   /** Calls from the summarised function down to the write, outermost first, then the write. */
   flow: SourceLocation[];
   /**

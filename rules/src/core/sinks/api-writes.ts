@@ -306,3 +306,18 @@ function literalText(node: Node): string | undefined {
   if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.quasis.map((q) => q.value.cooked ?? '').join(' x ');
   return staticString(n);
 }
+
+const REDIS_REMOVALS = new Set(REDIS.writes.filter((w) => w.kind === 'delete').map((w) => w.method.toLowerCase()));
+
+/**
+ * What a Redis write stores besides its key: the values of a replace (`SET k v`, `ZADD k score
+ * member`); none for a removal (`ZREM k member`), which only names what goes. Undefined for
+ * other writes, and for scripts and transactions, whose content is not read here.
+ */
+export function redisContent(write: ApiWrite): Node[] | undefined {
+  if (write.api !== 'redis' || write.script || write.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const command = redisCommandOf(calleeName(write.node) ?? '');
+  if (REDIS_REMOVALS.has(command)) return [];
+  if (!REDIS_OVERWRITES.has(command)) return undefined;
+  return write.node.arguments.slice(1);
+}

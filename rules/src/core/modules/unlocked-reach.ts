@@ -1,0 +1,142 @@
+/**
+ * Where a file runs code with no lock held. A write a lock's holder reaches through a helper is
+ * guarded by that lock only if the project relies on it: when the same helper also runs on a path
+ * that holds no lock, and decides what it writes by itself (from its own reads, not from what its
+ * caller passes), a late run under the lock writes nothing a lock-free run would not.
+ *
+ * A call runs unlocked when it is outside every critical section of its file and the function it
+ * is in runs unlocked: nothing in the file calls that function (an entry: its callers are elsewhere
+ * and take no lock here), or some call of it runs unlocked. A callback handed to another call runs
+ * where that call runs it, so it counts as the function around it.
+ */
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { contains, enclosingFunction, isFunctionNode, unwrap, type FunctionNode, type Node } from '../ast.js';
+import type { FunctionIndex } from './functions.js';
+
+const MAX_DEPTH = 8;
+
+export class UnlockedReach {
+  private readonly callersOf = new Map<FunctionNode, TSESTree.CallExpression[]>();
+  private readonly memo = new Map<FunctionNode, boolean>();
+
+  constructor(
+    calls: readonly TSESTree.CallExpression[],
+    private readonly functions: FunctionIndex,
+    private readonly sections: readonly TSESTree.Range[],
+  ) {
+    for (const call of calls) {
+      const callee = functions.callee(call);
+      if (!callee || contains(callee, call)) continue;
+      const list = this.callersOf.get(callee);
+      if (list) list.push(call);
+      else this.callersOf.set(callee, [call]);
+    }
+  }
+
+  /** Whether some call of `fn` in this file runs with no lock held (an entry with no caller here does not count). */
+  calledUnlocked(fn: FunctionNode): boolean {
+    return (this.callersOf.get(fn) ?? []).some((call) => this.runsUnlocked(call, 0));
+  }
+
+  private runsUnlocked(node: Node, depth: number): boolean {
+    if (depth > MAX_DEPTH || this.sections.some((range) => contains(range, node))) return false;
+    const owner = ownerOf(node);
+    if (!owner) return true;
+    const known = this.memo.get(owner);
+    if (known !== undefined) return known;
+    // Recursion: unknown until its callers answer.
+    this.memo.set(owner, false);
+    const callers = this.callersOf.get(owner) ?? [];
+    const unlocked = callers.length === 0 ? !handedToCall(owner) : callers.some((call) => this.runsUnlocked(call, depth + 1));
+    this.memo.set(owner, unlocked);
+    return unlocked;
+  }
+}
+
+/** The function a node runs in, past callbacks handed to calls (`items.map((x) => ...)`). */
+export function ownerOf(node: Node): FunctionNode | undefined {
+  let fn = enclosingFunction(node);
+  while (fn && handedToCall(fn)) fn = enclosingFunction(fn);
+  return fn;
+}
+
+function handedToCall(fn: FunctionNode): boolean {
+  const parent = fn.parent;
+  return (parent?.type === AST_NODE_TYPES.CallExpression || parent?.type === AST_NODE_TYPES.NewExpression) && parent.arguments.includes(fn as TSESTree.CallExpressionArgument);
+}
+
+/**
+ * The parameters of `fn` an expression's value is built from, read liberally: through `const`
+ * and `let` bindings of `fn`, members, templates, operators, object and array literals and the
+ * arguments of a call computed in place (`JSON.stringify(item)`, `format(id)`). Liberal on purpose:
+ * a value that may come from the caller counts as the caller's. An awaited call is a read of what
+ * is stored now (`await repo.findActive(userId)`): its result is the function's own, not the caller's.
+ */
+export function paramsReaching(node: Node | undefined, fn: FunctionNode, sourceCode: SourceCode, depth = 0): Set<number> {
+  const out = new Set<number>();
+  if (!node || depth > MAX_DEPTH) return out;
+  const add = (inner: Node | null | undefined) => {
+    if (inner) for (const i of paramsReaching(inner.type === AST_NODE_TYPES.SpreadElement ? inner.argument : inner, fn, sourceCode, depth + 1)) out.add(i);
+  };
+  // `await repo.findActive(userId)`: a read of what is stored now, the function's own.
+  for (let w: Node = node; ; w = (w as TSESTree.TSNonNullExpression).expression) {
+    if (w.type === AST_NODE_TYPES.AwaitExpression) return out;
+    if (w.type !== AST_NODE_TYPES.TSNonNullExpression && w.type !== AST_NODE_TYPES.TSAsExpression && w.type !== AST_NODE_TYPES.ChainExpression) break;
+  }
+  const n = unwrap(node);
+  switch (n.type) {
+    case AST_NODE_TYPES.Identifier: {
+      const def = ASTUtils.findVariable(sourceCode.getScope(n), n.name)?.defs[0];
+      if (!def) return out;
+      if (def.type === 'Parameter' && def.node === fn) {
+        const index = fn.params.findIndex((p) => contains(p, def.name));
+        if (index >= 0) out.add(index);
+      } else if (def.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && contains(fn, def.node)) {
+        add(def.node.init);
+        // `for (const item of items)`: from the collection.
+        const loop = def.node.parent?.parent;
+        if (loop?.type === AST_NODE_TYPES.ForOfStatement || loop?.type === AST_NODE_TYPES.ForInStatement) add(loop.right);
+        // A destructured parameter-like binding (`const { id } = input`) and reassignments stay with their sources.
+        const variable = ASTUtils.findVariable(sourceCode.getScope(n), n.name);
+        for (const ref of variable?.references ?? []) if (ref.writeExpr && ref.writeExpr !== def.node.init) add(ref.writeExpr as Node);
+      } else if (def.type === 'Parameter' && isFunctionNode(def.node) && contains(fn, def.node)) {
+        // A callback's parameter (`items.map((item) => ...)`): from whatever the callback is handed.
+        const call = def.node.parent;
+        if (call?.type === AST_NODE_TYPES.CallExpression) add(call.callee);
+      }
+      return out;
+    }
+    case AST_NODE_TYPES.MemberExpression:
+      add(n.object);
+      if (n.computed) add(n.property);
+      return out;
+    case AST_NODE_TYPES.TemplateLiteral:
+      n.expressions.forEach(add);
+      return out;
+    case AST_NODE_TYPES.BinaryExpression:
+    case AST_NODE_TYPES.LogicalExpression:
+      add(n.left as Node);
+      add(n.right);
+      return out;
+    case AST_NODE_TYPES.ConditionalExpression:
+      add(n.consequent);
+      add(n.alternate);
+      return out;
+    case AST_NODE_TYPES.ArrayExpression:
+      n.elements.forEach((e) => add(e));
+      return out;
+    case AST_NODE_TYPES.ObjectExpression:
+      for (const p of n.properties) add(p.type === AST_NODE_TYPES.Property ? (p.value as Node) : p);
+      return out;
+    case AST_NODE_TYPES.CallExpression:
+      add(n.callee);
+      n.arguments.forEach((a) => add(a));
+      return out;
+    case AST_NODE_TYPES.AwaitExpression:
+      add(n.argument);
+      return out;
+    default:
+      return out;
+  }
+}
