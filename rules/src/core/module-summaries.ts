@@ -1162,9 +1162,21 @@ class ModuleSummarizer implements ModuleBuilder {
 
   /**
    * The parts of a write that pick the record: an object write's filter (`where`, a Mongo filter)
-   * or, without a literal one, its first argument (`findByIdAndUpdate(id, ...)`, `updateOne(filter, ...)`).
+   * or, without a literal one, its first argument (`findByIdAndUpdate(id, ...)`, `updateOne(filter, ...)`);
+   * the values bound to an SQL write's key (`WHERE id = $1`, an upsert's `ON CONFLICT (post_id)`).
    */
   private recordKeysOf(reading: WriteReading): Node[] {
+    // SQL: the values an UPDATE or DELETE matches with `=`, or an upsert's conflict target takes.
+    if (reading.sink === 'sql') {
+      const params = reading.verdicts.flatMap(({ statement }) =>
+        statement.upsert
+          ? (statement.insertedValues ?? []).filter((v) => statement.conflictColumns?.includes(v.column)).flatMap((v) => v.value.params)
+          : statement.kind === 'update' || statement.kind === 'delete'
+            ? statement.conditions.filter((c) => c.op === '=').flatMap((c) => c.value.params)
+            : [],
+      );
+      return [...new Set(params)].map((n) => reading.call.param(n)).filter((v): v is Node => v !== undefined);
+    }
     if (reading.sink !== 'object' || reading.write.record) return [];
     // `{ id }`, `{ _id: id, state: 'open' }`, `{ id: { equals: id } }`: the values the filter names.
     const values = (o: TSESTree.ObjectExpression): Node[] =>

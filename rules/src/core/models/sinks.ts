@@ -27,10 +27,11 @@ export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
 
 /**
  * Calls that insert a record and hand it back (or its id): Prisma, Mongoose and TypeORM `create`,
- * MongoDB `insertOne`, Objection `insertAndFetch`. Used for library calls only: a project
+ * MongoDB `insertOne`, Objection `insertAndFetch`, a collection's `rawInsert` (the insert
+ * without the collection's hooks, which returns the new id). Used for library calls only: a project
  * function's summary says itself whether it returns what it inserted.
  */
-export const INSERT_METHOD = /^(?:create|createOne|insert|insertOne|insertAndFetch|insertGraph)$/;
+export const INSERT_METHOD = /^(?:create|createOne|insert|insertOne|insertAndFetch|insertGraph|rawInsert)$/;
 
 /**
  * How a write of this library states its condition, which names the judge that decides

@@ -5,11 +5,15 @@
  *
  * An insert is a library create (`INSERT_METHOD`), a `save()` of an object built with `new` in
  * the same function, or a call to a project function whose summary returns what it inserted.
+ * The record stays the holder's when it is read back by the id the insert returned
+ * (`findOne(insertedId)`), carried in an object the function returns (`{ ...props, document }`),
+ * or handed through the function's own steps in a `let` (`doc = await addTags(doc)`).
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, enclosingFunction, unwrap, walk, type FunctionNode, type Node } from '../ast.js';
 import { INSERT_METHOD } from '../models/sinks.js';
+import { RECORD_READ_METHOD } from '../models/record-reads.js';
 import type { FunctionSummary } from '../modules/summaries.js';
 
 export interface InsertedRecordInput {
@@ -24,9 +28,30 @@ export function insertedRecords(fn: FunctionNode, input: InsertedRecordInput): S
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return names;
   walk(fn.body, input.sourceCode.visitorKeys, (n) => {
     if (n.type !== AST_NODE_TYPES.VariableDeclarator || n.id.type !== AST_NODE_TYPES.Identifier || !n.init || enclosingFunction(n) !== fn) return;
-    if (n.parent?.type === AST_NODE_TYPES.VariableDeclaration && n.parent.kind === 'const' && isInsertResult(n.init, names, input)) names.add(n.id.name);
+    if (n.parent?.type !== AST_NODE_TYPES.VariableDeclaration || !isInsertResult(n.init, names, input)) return;
+    if (n.parent.kind === 'const' || threadedThrough(n.id, input.sourceCode)) names.add(n.id.name);
   });
   return names;
+}
+
+/**
+ * A `let` whose every later value is the record handed through a step of the function and
+ * returned (`doc = await addTags(doc, props)`, `doc = await notify({ newDoc: doc })`): still the
+ * record it was bound to.
+ */
+function threadedThrough(id: TSESTree.Identifier, sourceCode: SourceCode): boolean {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
+  if (!variable) return false;
+  return variable.references.every((ref) => {
+    if (!ref.isWrite() || ref.init) return true;
+    const value = ref.writeExpr && unwrap(ref.writeExpr as Node);
+    if (value?.type !== AST_NODE_TYPES.CallExpression) return false;
+    return value.arguments.some((arg) => {
+      const a = unwrap(arg);
+      if (a.type === AST_NODE_TYPES.Identifier) return a.name === id.name;
+      return a.type === AST_NODE_TYPES.ObjectExpression && a.properties.some((p) => p.type === AST_NODE_TYPES.Property && unwrap(p.value as Node).type === AST_NODE_TYPES.Identifier && (unwrap(p.value as Node) as TSESTree.Identifier).name === id.name);
+    });
+  });
 }
 
 /** An expression that is an insert's result, or read from one (`row.id`, `(await repo.create(x))._id`). */
@@ -34,6 +59,8 @@ export function isInsertResult(node: Node, known: ReadonlySet<string>, input: In
   const n = unwrap(node);
   if (n.type === AST_NODE_TYPES.Identifier) return known.has(n.name);
   if (n.type === AST_NODE_TYPES.MemberExpression) return isInsertResult(n.object, known, input);
+  // `{ ...props, document: inserted }`: an object that carries the record.
+  if (n.type === AST_NODE_TYPES.ObjectExpression) return n.properties.some((p) => p.type === AST_NODE_TYPES.Property && isInsertResult(p.value as Node, known, input));
   if (n.type !== AST_NODE_TYPES.CallExpression) return false;
   const summary = input.summaryOf(n);
   if (summary) return summary.returnsInserted === true;
@@ -41,6 +68,8 @@ export function isInsertResult(node: Node, known: ReadonlySet<string>, input: In
   const object = calleeObject(n);
   if (!object) return false;
   if (INSERT_METHOD.test(method)) return true;
+  // `findOne(insertedId)`: the record read back by the id its insert returned.
+  if (RECORD_READ_METHOD.test(method) && n.arguments.length > 0 && readsInserted(n.arguments[0], known, input.sourceCode)) return true;
   // `new Model(data).save()`, or `doc.save()` on `const doc = new Model(data)` of this function.
   return method === 'save' && builtWithNew(object, input.sourceCode);
 }

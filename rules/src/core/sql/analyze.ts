@@ -229,6 +229,7 @@ function describeInsert(ins: Json, info: SqlStatementInfo, scope: Scope, ctx: Te
   const conflict = ins.onConflictClause;
   if (conflict?.action === 'ONCONFLICT_UPDATE') {
     info.upsert = true;
+    info.conflictColumns = (conflict.infer?.indexElems ?? []).map((e: Json) => e.IndexElem?.name).filter((name: unknown): name is string => typeof name === 'string').map((name: string) => name.toLowerCase());
     const upsertScope = scope.child();
     upsertScope.excluded = new Map(inserted.map((a) => [a.column, a.value]));
     info.assignments = setList(conflict.targetList, upsertScope, info.assignmentGuards);

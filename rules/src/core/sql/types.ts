@@ -75,6 +75,8 @@ export interface SqlStatementInfo {
   assignmentGuards: SqlComparison[];
   /** INSERT only: the inserted columns and values (for an upsert, `assignments` is the DO UPDATE SET list). */
   insertedValues?: SqlAssignment[];
+  /** Upsert only: the conflict target's columns (`ON CONFLICT ("postId", model)`), lower-case: the row it picks. */
+  conflictColumns?: string[];
   /** Where the statement is in `SqlAnalysis.text` (without the trailing `;`). */
   range: SqlRange;
   /** Offsets for suggestions; only set for UPDATE, DELETE and upserts. */
