@@ -385,6 +385,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     }
   }
   receivers.finish();
+  receivers.inferRedisByCommands(calls, callees && ((key) => callees.isInstance(key)));
   receivers.typeResolver = typeResolverFor(sourceCode, (binding) => receivers.knows(binding));
   scripts = definedCommands(calls, sourceCode);
   // Acquires are classified after the walk, so every receiver of the file is known by then.

@@ -26,6 +26,14 @@ export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'seq
 export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
 
 /**
+ * Commands only a Redis client answers to (`expire`, `setnx`, `rpush`, `hgetall`, ...), in either
+ * case and promisified (`hsetAsync`): a receiver nothing else types (a constructor parameter kept in
+ * `this._redis` in plain JavaScript) that a file sends one of them is a Redis client. `get`, `set`,
+ * `del`, `incr` and `ttl` are left out: maps, caches and counters of other libraries have them too.
+ */
+export const REDIS_CLIENT_COMMAND = /^(?:setnx|setex|psetex|getset|p?expire(?:at)?|persist|[lr]push|[lr]pushx|lrange|ltrim|lrem|lindex|llen|rpoplpush|lmove|b[lr]pop|hset|hsetnx|hget|hgetall|hmset|hmget|hdel|hincrby|hexists|hkeys|hvals|sadd|srem|smembers|sismember|scard|zadd|zrem|zrange|zrangebyscore|zrevrange|zrevrangebyscore|zscore|zincrby|zcard|zremrangebyscore|zremrangebyrank|incrby|decrby|xadd)(?:async)?$/i;
+
+/**
  * Calls that insert a record and hand it back (or its id): Prisma, Mongoose and TypeORM `create`,
  * MongoDB `insertOne`, Objection `insertAndFetch`. Used for library calls only: a project
  * function's summary says itself whether it returns what it inserted.

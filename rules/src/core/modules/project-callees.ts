@@ -133,6 +133,11 @@ export class ProjectCallees {
     return found;
   }
 
+  /** Whether a receiver key holds an instance of an imported project class (`this.cache = new Cache()`). */
+  isInstance(key: string): boolean {
+    return this.instances.has(key);
+  }
+
   /** Whether `call` was looked up already (its summary costs nothing more). */
   isKnown(call: Node): boolean {
     return this.memo.has(call);
