@@ -26,6 +26,13 @@ export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'seq
 export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
 
 /**
+ * Redis commands that put data under a key. A `DEL` of a key that the same function then fills
+ * again with one of them (`DEL list` then `RPUSH list ...` of what it read before) rebuilds the
+ * key: a replace of what was there, unlike a lone `DEL` that only drops a cache entry.
+ */
+export const REDIS_REFILL_COMMAND = /^(?:[lr]push|[lr]pushx|sadd|zadd|hset|hmset|set|setex|psetex|mset|xadd)(?:async)?$/i;
+
+/**
  * Commands only a Redis client answers to (`expire`, `setnx`, `rpush`, `hgetall`, ...), in either
  * case and promisified (`hsetAsync`): a receiver nothing else types (a constructor parameter kept in
  * `this._redis` in plain JavaScript) that a file sends one of them is a Redis client. `get`, `set`,
