@@ -72,6 +72,23 @@ function definedNotRun(node: Node, fn: FunctionNode): boolean {
   return false;
 }
 
+/**
+ * `return new Promise((resolve) => { ...; resolve(); })`: a callback API wrapped so the caller can
+ * wait for it, resolving to nothing. The caller gets no handle or answer back from it.
+ */
+function resolvesToNothing(node: Node, visitorKeys: SourceCode.VisitorKeys): boolean {
+  const n = unwrap(node);
+  if (n.type !== AST_NODE_TYPES.NewExpression || n.callee.type !== AST_NODE_TYPES.Identifier || n.callee.name !== 'Promise') return false;
+  const executor = n.arguments[0];
+  const resolve = executor && isFunctionNode(executor) ? executor.params[0] : undefined;
+  if (!executor || resolve?.type !== AST_NODE_TYPES.Identifier) return false;
+  let valued = false;
+  walk(executor, visitorKeys, (inner) => {
+    if (inner.type === AST_NODE_TYPES.CallExpression && inner.callee.type === AST_NODE_TYPES.Identifier && inner.callee.name === resolve.name && inner.arguments.length > 0) valued = true;
+  });
+  return !valued;
+}
+
 function locationOf(file: string, node: Node): SourceLocation {
   return { file, line: node.loc.start.line, column: node.loc.start.column, endLine: node.loc.end.line, endColumn: node.loc.end.column };
 }
@@ -691,7 +708,7 @@ class ModuleSummarizer implements ModuleBuilder {
         // connection, or the function is named for taking it; a function that only uses the
         // lock and lets it expire is no acquire for its callers.
         const session = this.sessionOf(site, fn, analysis, undefined);
-        if (this.returnsOf(fn).length > 0 || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
+        if (this.returnsOf(fn).some((r) => !resolvesToNothing(r, this.sourceCode.visitorKeys)) || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
           return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}) };
         }
       }
