@@ -333,7 +333,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       case AST_NODE_TYPES.ArrowFunctionExpression:
         functions.record(node);
         functionNodes.push(node);
-        if (node.type === AST_NODE_TYPES.FunctionDeclaration) receivers.record(node);
+        if (node.type === AST_NODE_TYPES.FunctionDeclaration) {
+          receivers.record(node);
+          callees?.record(node);
+        }
         for (const param of node.params) {
           if (param.type !== AST_NODE_TYPES.Identifier) continue;
           receivers.record(param);
