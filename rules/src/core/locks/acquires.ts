@@ -279,6 +279,22 @@ function classifySummarised(call: TSESTree.CallExpression, acquire: AcquireSumma
   return callback ? { ...base, callback } : { ...base, callbackArgument: arg };
 }
 
+/**
+ * The callback a lock-named helper runs: its last function argument, written inline or kept in a
+ * variable of this file first (`const runCritical = async () => {...}; withLock(key, runCritical)`).
+ */
+function lastCallback(call: TSESTree.CallExpression, input: AcquireFinderInput): FunctionNode | undefined {
+  for (let i = call.arguments.length - 1; i >= 0; i--) {
+    const arg = call.arguments[i];
+    if (isFunctionNode(arg)) return arg;
+    if (arg.type === AST_NODE_TYPES.Identifier) {
+      const named = input.functionNamed?.(arg.name);
+      if (named) return named;
+    }
+  }
+  return undefined;
+}
+
 /** A literal (`'1'`, `1`, `true`) or a template without expressions. */
 function isConstantValue(node: Node): boolean {
   const n = unwrap(node);
@@ -370,7 +386,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   if (leaseRow) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseRow.toLowerCase() };
   // `withLock(key, async () => { ... })`: the helper's name says the callback runs under a lock.
   if (WITH_LOCK_FUNCTION.test(method) && !wrapsInProcessLock(call, input)) {
-    const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
+    const cb = lastCallback(call, input);
     if (cb) return { library: 'custom', advice: CUSTOM_ADVICE, callback: cb };
   }
   if (!object) return undefined;
@@ -381,7 +397,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   if (callbackAcquire || method === 'using') {
     const lastName = (receiverKey(object) ?? '').split('.').pop() ?? '';
     if (callbackAcquire && LOCK_RECEIVER_NAME.test(lastName)) {
-      const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
+      const cb = lastCallback(call, input);
       if (cb) return { library: 'custom', advice: CUSTOM_ADVICE, callback: cb };
     }
     if (method === 'using' && /redlock/i.test(lastName)) {
