@@ -16,6 +16,7 @@ import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
+import { ID_FILTER_LINK } from './models/sinks.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
@@ -1168,6 +1169,10 @@ class ModuleSummarizer implements ModuleBuilder {
     const values = (o: TSESTree.ObjectExpression): Node[] =>
       o.properties.flatMap((p) => (p.type !== AST_NODE_TYPES.Property ? [] : p.value.type === AST_NODE_TYPES.ObjectExpression ? values(p.value) : [p.value]));
     if (reading.write.filter) return values(reading.write.filter);
+    // A builder picking rows by their ids (`.whereInIds(ids)`): those ids.
+    const byIds = reading.write.links.find((l) => ID_FILTER_LINK.test(calleeName(l) ?? ''));
+    const ids = byIds?.arguments[0];
+    if (ids && ids.type !== AST_NODE_TYPES.SpreadElement) return [ids];
     const first = reading.node.type === AST_NODE_TYPES.CallExpression ? reading.node.arguments[0] : undefined;
     return first && first.type !== AST_NODE_TYPES.SpreadElement ? [first] : [];
   }

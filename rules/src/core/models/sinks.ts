@@ -47,6 +47,9 @@ export const REDIS_CLIENT_COMMAND = /^(?:setnx|setex|psetex|getset|p?expire(?:at
  */
 export const INSERT_METHOD = /^(?:create|createOne|insert|insertOne|insertAndFetch|insertGraph)$/;
 
+/** Builder links that pick rows by a list of ids (TypeORM `whereInIds`): the write changes exactly those rows. */
+export const ID_FILTER_LINK = /^(?:whereInIds|andWhereInIds|orWhereInIds)$/;
+
 /**
  * How a write of this library states its condition, which names the judge that decides
  * "fenced" (`core/sinks/`): SQL text, a `.where(...)` chain, a filter object, a DynamoDB
