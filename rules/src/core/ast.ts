@@ -135,6 +135,20 @@ export function enclosingFunction(node: Node): FunctionNode | undefined {
   return undefined;
 }
 
+/**
+ * Whether `node` sits after a `return` or `throw` of its own function's block (or an enclosing
+ * block of that function): code left in place behind an early `return;` never runs.
+ */
+export function afterExit(node: Node): boolean {
+  for (let child: Node = node, parent = node.parent; parent && !isFunctionNode(child); child = parent, parent = parent.parent) {
+    if (parent.type !== AST_NODE_TYPES.BlockStatement && parent.type !== AST_NODE_TYPES.Program) continue;
+    const body: readonly Node[] = parent.body;
+    const index = body.indexOf(child);
+    if (body.slice(0, index).some((s) => s.type === AST_NODE_TYPES.ReturnStatement || s.type === AST_NODE_TYPES.ThrowStatement)) return true;
+  }
+  return false;
+}
+
 export function contains(outer: Node | TSESTree.Range, inner: Node): boolean {
   const range = Array.isArray(outer) ? outer : outer.range;
   return range[0] <= inner.range[0] && inner.range[1] <= range[1];

@@ -334,7 +334,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       case AST_NODE_TYPES.ArrowFunctionExpression:
         functions.record(node);
         functionNodes.push(node);
-        if (node.type === AST_NODE_TYPES.FunctionDeclaration) receivers.record(node);
+        if (node.type === AST_NODE_TYPES.FunctionDeclaration) {
+          receivers.record(node);
+          callees?.record(node);
+        }
         for (const param of node.params) {
           if (param.type !== AST_NODE_TYPES.Identifier) continue;
           receivers.record(param);
@@ -386,6 +389,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     }
   }
   receivers.finish();
+  receivers.inferRedisByCommands(calls, callees && ((key) => callees.isInstance(key)));
   receivers.typeResolver = typeResolverFor(sourceCode, (binding) => receivers.knows(binding));
   scripts = definedCommands(calls, sourceCode);
   // Acquires are classified after the walk, so every receiver of the file is known by then.

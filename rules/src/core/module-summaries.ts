@@ -16,6 +16,7 @@ import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
+import { ID_FILTER_LINK } from './models/sinks.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
@@ -72,6 +73,23 @@ function definedNotRun(node: Node, fn: FunctionNode): boolean {
     if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && LISTENER_METHOD.test(calleeName(parent) ?? '')) return true;
   }
   return false;
+}
+
+/**
+ * `return new Promise((resolve) => { ...; resolve(); })`: a callback API wrapped so the caller can
+ * wait for it, resolving to nothing. The caller gets no handle or answer back from it.
+ */
+function resolvesToNothing(node: Node, visitorKeys: SourceCode.VisitorKeys): boolean {
+  const n = unwrap(node);
+  if (n.type !== AST_NODE_TYPES.NewExpression || n.callee.type !== AST_NODE_TYPES.Identifier || n.callee.name !== 'Promise') return false;
+  const executor = n.arguments[0];
+  const resolve = executor && isFunctionNode(executor) ? executor.params[0] : undefined;
+  if (!executor || resolve?.type !== AST_NODE_TYPES.Identifier) return false;
+  let valued = false;
+  walk(executor, visitorKeys, (inner) => {
+    if (inner.type === AST_NODE_TYPES.CallExpression && inner.callee.type === AST_NODE_TYPES.Identifier && inner.callee.name === resolve.name && inner.arguments.length > 0) valued = true;
+  });
+  return !valued;
 }
 
 function locationOf(file: string, node: Node): SourceLocation {
@@ -693,7 +711,7 @@ class ModuleSummarizer implements ModuleBuilder {
         // connection, or the function is named for taking it; a function that only uses the
         // lock and lets it expire is no acquire for its callers.
         const session = this.sessionOf(site, fn, analysis, undefined);
-        if (this.returnsOf(fn).length > 0 || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
+        if (this.returnsOf(fn).some((r) => !resolvesToNothing(r, this.sourceCode.visitorKeys)) || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
           return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}) };
         }
       }
@@ -1182,6 +1200,10 @@ class ModuleSummarizer implements ModuleBuilder {
     const values = (o: TSESTree.ObjectExpression): Node[] =>
       o.properties.flatMap((p) => (p.type !== AST_NODE_TYPES.Property ? [] : p.value.type === AST_NODE_TYPES.ObjectExpression ? values(p.value) : [p.value]));
     if (reading.write.filter) return values(reading.write.filter);
+    // A builder picking rows by their ids (`.whereInIds(ids)`): those ids.
+    const byIds = reading.write.links.find((l) => ID_FILTER_LINK.test(calleeName(l) ?? ''));
+    const ids = byIds?.arguments[0];
+    if (ids && ids.type !== AST_NODE_TYPES.SpreadElement) return [ids];
     const first = reading.node.type === AST_NODE_TYPES.CallExpression ? reading.node.arguments[0] : undefined;
     return first && first.type !== AST_NODE_TYPES.SpreadElement ? [first] : [];
   }

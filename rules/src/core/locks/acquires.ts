@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import {
+  afterExit,
   calleeName,
   calleeObject,
   contains,
@@ -278,6 +279,22 @@ function classifySummarised(call: TSESTree.CallExpression, acquire: AcquireSumma
   return callback ? { ...base, callback } : { ...base, callbackArgument: arg };
 }
 
+/**
+ * The callback a lock-named helper runs: its last function argument, written inline or kept in a
+ * variable of this file first (`const runCritical = async () => {...}; withLock(key, runCritical)`).
+ */
+function lastCallback(call: TSESTree.CallExpression, input: AcquireFinderInput): FunctionNode | undefined {
+  for (let i = call.arguments.length - 1; i >= 0; i--) {
+    const arg = call.arguments[i];
+    if (isFunctionNode(arg)) return arg;
+    if (arg.type === AST_NODE_TYPES.Identifier) {
+      const named = input.functionNamed?.(arg.name);
+      if (named) return named;
+    }
+  }
+  return undefined;
+}
+
 /** A literal (`'1'`, `1`, `true`) or a template without expressions. */
 function isConstantValue(node: Node): boolean {
   const n = unwrap(node);
@@ -369,7 +386,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   if (leaseRow) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseRow.toLowerCase() };
   // `withLock(key, async () => { ... })`: the helper's name says the callback runs under a lock.
   if (WITH_LOCK_FUNCTION.test(method) && !wrapsInProcessLock(call, input)) {
-    const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
+    const cb = lastCallback(call, input);
     if (cb) return { library: 'custom', advice: CUSTOM_ADVICE, callback: cb };
   }
   if (!object) return undefined;
@@ -380,7 +397,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   if (callbackAcquire || method === 'using') {
     const lastName = (receiverKey(object) ?? '').split('.').pop() ?? '';
     if (callbackAcquire && LOCK_RECEIVER_NAME.test(lastName)) {
-      const cb = [...call.arguments].reverse().find((a) => isFunctionNode(a)) as FunctionNode | undefined;
+      const cb = lastCallback(call, input);
       if (cb) return { library: 'custom', advice: CUSTOM_ADVICE, callback: cb };
     }
     if (method === 'using' && /redlock/i.test(lastName)) {
@@ -461,6 +478,7 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
   const scopeRange = bodyRange(site.scope);
   if (site.advisory) return advisoryRelease(site.advisory, site.start, scopeRange, input);
   let found: TSESTree.CallExpression | undefined;
+  let inCallback: TSESTree.CallExpression | undefined;
   for (const call of input.calls) {
     if (call.range[0] < site.start || !contains(scopeRange, call)) continue;
     const method = calleeName(call);
@@ -505,11 +523,22 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
     if (owner && owner !== site.scope && contains(scopeRange, owner)) {
       const calledAt = lastCallOf(owner, site.start, scopeRange, input.calls);
       if (calledAt) found = calledAt;
+      else if (isInlineCallback(owner)) inCallback = call;
       continue;
     }
     found = call;
   }
+  // `gateway.send(req, async (err, reply) => { ...; await lock.release(); })`: the lock is held until
+  // the callback gives it back, so the section reaches that release. Only past a release of the
+  // function's own (an early exit's): without one the section already runs to the function's end.
+  if (found && inCallback && inCallback.range[0] > found.range[0]) return inCallback;
   return found;
+}
+
+/** A function written as an argument of a call: a callback the call runs later. */
+function isInlineCallback(fn: FunctionNode): boolean {
+  const parent = fn.parent;
+  return parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(fn as TSESTree.CallExpressionArgument);
 }
 
 /** The last call, after `start` and within `scope`, of a function bound to a name (`const release = () => ...`). */
@@ -567,7 +596,8 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
   }
   for (const call of input.calls) {
     const candidate = classify(call, input);
-    if (!candidate) continue;
+    // Left behind an early `return;`: never runs, so it holds nothing.
+    if (!candidate || afterExit(call)) continue;
     const object = calleeObject(call);
     const authorityKey = object ? receiverKey(object) : undefined;
     const binding = bindingOf(call);

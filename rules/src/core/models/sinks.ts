@@ -26,12 +26,30 @@ export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'seq
 export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
 
 /**
+ * Redis commands that put data under a key. A `DEL` of a key that the same function then fills
+ * again with one of them (`DEL list` then `RPUSH list ...` of what it read before) rebuilds the
+ * key: a replace of what was there, unlike a lone `DEL` that only drops a cache entry.
+ */
+export const REDIS_REFILL_COMMAND = /^(?:[lr]push|[lr]pushx|sadd|zadd|hset|hmset|set|setex|psetex|mset|xadd)(?:async)?$/i;
+
+/**
+ * Commands only a Redis client answers to (`expire`, `setnx`, `rpush`, `hgetall`, ...), in either
+ * case and promisified (`hsetAsync`): a receiver nothing else types (a constructor parameter kept in
+ * `this._redis` in plain JavaScript) that a file sends one of them is a Redis client. `get`, `set`,
+ * `del`, `incr` and `ttl` are left out: maps, caches and counters of other libraries have them too.
+ */
+export const REDIS_CLIENT_COMMAND = /^(?:setnx|setex|psetex|getset|p?expire(?:at)?|persist|[lr]push|[lr]pushx|lrange|ltrim|lrem|lindex|llen|rpoplpush|lmove|b[lr]pop|hset|hsetnx|hget|hgetall|hmset|hmget|hdel|hincrby|hexists|hkeys|hvals|sadd|srem|smembers|sismember|scard|zadd|zrem|zrange|zrangebyscore|zrevrange|zrevrangebyscore|zscore|zincrby|zcard|zremrangebyscore|zremrangebyrank|incrby|decrby|xadd)(?:async)?$/i;
+
+/**
  * Calls that insert a record and hand it back (or its id): Prisma, Mongoose and TypeORM `create`,
  * MongoDB `insertOne`, Objection `insertAndFetch`, a collection's `rawInsert` (the insert
  * without the collection's hooks, which returns the new id). Used for library calls only: a project
  * function's summary says itself whether it returns what it inserted.
  */
 export const INSERT_METHOD = /^(?:create|createOne|insert|insertOne|insertAndFetch|insertGraph|rawInsert)$/;
+
+/** Builder links that pick rows by a list of ids (TypeORM `whereInIds`): the write changes exactly those rows. */
+export const ID_FILTER_LINK = /^(?:whereInIds|andWhereInIds|orWhereInIds)$/;
 
 /**
  * How a write of this library states its condition, which names the judge that decides

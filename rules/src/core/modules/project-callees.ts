@@ -6,7 +6,7 @@
  * injected into a constructor (`this.locks.run(...)` with `constructor(private locks: LockService)`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { memberName, unwrap, type Node } from '../ast.js';
+import { isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
 import type { ProjectView } from './module-graph.js';
 import { mergedClassOf, receiverKey, type ReceiverKind } from './receivers.js';
@@ -22,6 +22,10 @@ export class ProjectCallees {
   /** Classes of this file that extend an imported class: `this.m()` may be the base's method. */
   private readonly bases = new Map<TSESTree.ClassDeclaration | TSESTree.ClassExpression, ImportBinding>();
   private readonly memo = new Map<Node, FunctionSummary | null>();
+  /** Module-level functions of this file by name: `getLock()` may hand out an instance kept at the top of the module. */
+  private readonly moduleFunctions = new Map<string, FunctionNode>();
+  /** Receiver keys bound to a call of a same-file function (`const lock = getLock()`), resolved on use. */
+  private readonly boundToCall = new Map<string, string>();
   /** Calls whose callee is in a module still being summarised (an import cycle): unknown for now. */
   private readonly pendingCalls = new Set<Node>();
 
@@ -64,8 +68,18 @@ export class ProjectCallees {
     switch (node.type) {
       case AST_NODE_TYPES.VariableDeclarator: {
         if (node.id.type !== AST_NODE_TYPES.Identifier) return;
+        const init = node.init ? unwrap(node.init) : undefined;
+        if (init && isFunctionNode(init)) {
+          if (atModuleLevel(node)) this.moduleFunctions.set(node.id.name, init);
+          return;
+        }
         const binding = this.classOf(node.init ?? undefined, node.id.typeAnnotation?.typeAnnotation);
         if (binding) this.instances.set(node.id.name, binding);
+        else if (init?.type === AST_NODE_TYPES.CallExpression && init.arguments.length === 0 && init.callee.type === AST_NODE_TYPES.Identifier && !this.imports.get(init.callee.name)) this.boundToCall.set(node.id.name, init.callee.name);
+        return;
+      }
+      case AST_NODE_TYPES.FunctionDeclaration: {
+        if (node.id && atModuleLevel(node)) this.moduleFunctions.set(node.id.name, node);
         return;
       }
       case AST_NODE_TYPES.AssignmentExpression: {
@@ -133,6 +147,11 @@ export class ProjectCallees {
     return found;
   }
 
+  /** Whether a receiver key holds an instance of an imported project class (`this.cache = new Cache()`). */
+  isInstance(key: string): boolean {
+    return this.instances.has(key);
+  }
+
   /** Whether `call` was looked up already (its summary costs nothing more). */
   isKnown(call: Node): boolean {
     return this.memo.has(call);
@@ -167,7 +186,7 @@ export class ProjectCallees {
     if (n.type === AST_NODE_TYPES.Identifier) {
       const binding = this.imports.get(n.name);
       if (binding) return this.view.exportOfBinding(binding);
-      const instance = this.instances.get(n.name);
+      const instance = this.instanceOf(n.name);
       if (instance) return this.view.instanceOfBinding(instance);
       const self = this.handedSelf(n);
       return self ? this.ownerOf(unwrap(self), how, depth + 1) : undefined;
@@ -188,9 +207,52 @@ export class ProjectCallees {
       const base = this.baseOf(object);
       return base ? asInstance(this.view.exportOfBinding(base)) : undefined;
     }
+    // `getLock().withLock(...)`: the instance a same-file function hands out.
+    if (object.type === AST_NODE_TYPES.CallExpression && object.arguments.length === 0 && object.callee.type === AST_NODE_TYPES.Identifier && !this.imports.get(object.callee.name)) {
+      const handed = this.returnedInstance(object.callee.name);
+      if (handed) return this.view.instanceOfBinding(handed);
+    }
     const key = receiverKey(object);
-    const instance = key ? this.instances.get(key) : undefined;
+    const instance = key ? this.instanceOf(key) : undefined;
     return instance ? this.view.instanceOfBinding(instance) : this.exportOfExpression(object, how, depth + 1);
+  }
+
+  /** The imported class a receiver key holds an instance of, directly or through a same-file getter. */
+  private instanceOf(key: string): ImportBinding | undefined {
+    const direct = this.instances.get(key);
+    if (direct) return direct;
+    const getter = this.boundToCall.get(key);
+    return getter ? this.returnedInstance(getter) : undefined;
+  }
+
+  /**
+   * The imported class whose instance a module-level function of this file returns: by its return
+   * type (`function getLock(): RedisLock`), or by what it returns (`return shared` with
+   * `shared = new RedisLock(client)` kept at the top of the module, a lazily made singleton).
+   */
+  private returnedInstance(name: string): ImportBinding | undefined {
+    const fn = this.moduleFunctions.get(name);
+    if (!fn) return undefined;
+    const declared = fn.returnType?.typeAnnotation;
+    const types = declared?.type === AST_NODE_TYPES.TSUnionType ? declared.types : declared ? [declared] : [];
+    for (const t of types) {
+      const binding = resolveTypeAnnotation(t, this.imports);
+      if (binding) return binding;
+    }
+    const returned: Node[] = [];
+    if (fn.body.type === AST_NODE_TYPES.BlockStatement) returnedValues(fn.body, returned);
+    else returned.push(fn.body);
+    for (const value of returned) {
+      const v = unwrap(value);
+      if (v.type === AST_NODE_TYPES.NewExpression) {
+        const binding = resolveImported(v.callee, this.imports);
+        if (binding) return binding;
+      }
+      const key = receiverKey(v);
+      const binding = key ? this.instances.get(key) : undefined;
+      if (binding) return binding;
+    }
+    return undefined;
   }
 
   /**
@@ -239,7 +301,7 @@ export class ProjectCallees {
     try {
       const object = unwrap(node.object);
       const key = receiverKey(object);
-      const binding = (key ? this.instances.get(key) : undefined) ?? (object.type === AST_NODE_TYPES.ThisExpression ? this.baseOf(node) : undefined);
+      const binding = (key ? this.instanceOf(key) : undefined) ?? (object.type === AST_NODE_TYPES.ThisExpression ? this.baseOf(node) : undefined);
       const exported = binding && this.view.exportOfBinding(binding);
       return exported?.kind === 'class' ? { field, exported } : undefined;
     } catch {
@@ -253,6 +315,34 @@ export class ProjectCallees {
       if (current.type === AST_NODE_TYPES.ClassDeclaration || current.type === AST_NODE_TYPES.ClassExpression) return this.bases.get(current);
     }
     return undefined;
+  }
+}
+
+/** A declaration at the top of the module (exported or not), not inside a function or class. */
+function atModuleLevel(node: Node): boolean {
+  const holder = node.type === AST_NODE_TYPES.VariableDeclarator ? node.parent?.parent : node.parent;
+  return holder?.type === AST_NODE_TYPES.Program || (holder?.type === AST_NODE_TYPES.ExportNamedDeclaration && holder.parent?.type === AST_NODE_TYPES.Program);
+}
+
+/** The values a function body returns, not counting nested functions. */
+function returnedValues(node: Node, out: Node[]): void {
+  switch (node.type) {
+    case AST_NODE_TYPES.ReturnStatement:
+      if (node.argument) out.push(node.argument);
+      return;
+    case AST_NODE_TYPES.BlockStatement:
+      for (const statement of node.body) returnedValues(statement, out);
+      return;
+    case AST_NODE_TYPES.IfStatement:
+      returnedValues(node.consequent, out);
+      if (node.alternate) returnedValues(node.alternate, out);
+      return;
+    case AST_NODE_TYPES.TryStatement:
+      returnedValues(node.block, out);
+      if (node.handler) returnedValues(node.handler.body, out);
+      return;
+    default:
+      return;
   }
 }
 

@@ -10,7 +10,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { bindingMatches, resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
 import { LOCAL_LOCK_PACKAGES, REDIS_CLIENT_EXPORTS, REDIS_CLIENT_PACKAGES, type LockModel } from '../models/locks.js';
-import { sinkModel, type SinkModel } from '../models/sinks.js';
+import { REDIS_CLIENT_COMMAND, sinkModel, type SinkModel } from '../models/sinks.js';
 import { BUILTIN_CATALOG, type Catalog } from '../models/catalog.js';
 
 export type ReceiverKind =
@@ -543,6 +543,25 @@ export class ReceiverTable {
       }
       default:
         return;
+    }
+  }
+
+  /**
+   * After the walk: a receiver nothing types (a constructor parameter kept in `this._redis`) that the
+   * file sends a command only Redis has (`expire`, `rpush`, `hgetall`) is a Redis client, so its
+   * `SET`s are Redis writes. A receiver typed or created as anything, or an instance of a project
+   * class (`isProjectInstance`), keeps what it is.
+   */
+  inferRedisByCommands(calls: readonly TSESTree.CallExpression[], isProjectInstance: (key: string) => boolean = () => false): void {
+    for (const call of calls) {
+      const method = calleeName(call);
+      // A command on a key: `expire(key, ttl)`, `rpush(key, value)`; `lock.expire()` is a lock's own method.
+      if (!method || call.arguments.length === 0 || !REDIS_CLIENT_COMMAND.test(method)) continue;
+      if (/expire/i.test(method) && call.arguments.length < 2) continue;
+      const object = calleeObject(call);
+      const key = object && receiverKey(object);
+      if (!key || key === 'this' || this.kinds.has(key) || this.pending.has(key) || this.catalog.declaredReceivers.has(key) || isProjectInstance(key)) continue;
+      this.kinds.set(key, { type: 'redis' });
     }
   }
 

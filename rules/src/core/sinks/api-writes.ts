@@ -6,8 +6,10 @@
  * put or delete when it is conditional (`IfMatch` / `IfNoneMatch`); a ClickHouse mutation never.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, constObjectBefore, isFunctionNode, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type FunctionNode, type Node } from '../ast.js';
-import { sinkModel, type SinkModel } from '../models/sinks.js';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { visitorKeys } from '@typescript-eslint/visitor-keys';
+import { calleeName, calleeObject, constObjectBefore, enclosingFunction, isFunctionNode, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, walk, type FunctionNode, type Node } from '../ast.js';
+import { REDIS_REFILL_COMMAND, sinkModel, type SinkModel } from '../models/sinks.js';
 import type { RedisScript } from './redis-scripts.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 
@@ -73,6 +75,23 @@ export function redisCommandOf(method: string): string {
 }
 
 
+/** `DEL key` that the same function follows with a command putting data under that key again, on the same client. */
+function refilledLater(del: TSESTree.CallExpression, client: Node, sourceText: (n: Node) => string): boolean {
+  const fn = enclosingFunction(del);
+  const key = del.arguments[0];
+  if (!fn || !key || key.type === AST_NODE_TYPES.SpreadElement) return false;
+  const keyText = sourceText(key);
+  const clientText = sourceText(client);
+  let refilled = false;
+  walk(fn.body, visitorKeys as SourceCode.VisitorKeys, (call) => {
+    if (refilled || call.type !== AST_NODE_TYPES.CallExpression || call.range[0] <= del.range[1]) return;
+    const object = calleeObject(call);
+    const first = call.arguments[0];
+    refilled = !!object && !!first && REDIS_REFILL_COMMAND.test(calleeName(call) ?? '') && sourceText(object) === clientText && sourceText(first) === keyText;
+  });
+  return refilled;
+}
+
 export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpression, receivers: ReceiverTable, sourceText: (n: Node) => string): ApiWrite | undefined {
   const method = calleeName(node);
   if (!method) return undefined;
@@ -96,6 +115,9 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     const named = node.arguments.slice(0, valueIndex).map((a) => sourceText(a)).join(' ');
     if (value && value.type !== AST_NODE_TYPES.SpreadElement && isCurrentTime(value) && LIVENESS_NAME.test(named)) return undefined;
     return { node, api: 'redis', model: REDIS, keyText: key ? sourceText(key) : undefined };
+  }
+  if (object && /^(?:del|unlink)$/.test(redisCommandOf(method)) && node.arguments.length === 1 && refilledLater(node, object, sourceText) && receivers.kindOf(object)?.type === 'redis') {
+    return { node, api: 'redis', model: REDIS, keyText: sourceText(node.arguments[0]) };
   }
   // S3 operations as methods of a client resolved through its import (v3 `S3`, v2 `aws-sdk/clients/s3`).
   if (object && S3_METHODS.has(method)) {

@@ -61,6 +61,8 @@ export function isInsertResult(node: Node, known: ReadonlySet<string>, input: In
   if (n.type === AST_NODE_TYPES.MemberExpression) return isInsertResult(n.object, known, input);
   // `{ ...props, document: inserted }`: an object that carries the record.
   if (n.type === AST_NODE_TYPES.ObjectExpression) return n.properties.some((p) => p.type === AST_NODE_TYPES.Property && isInsertResult(p.value as Node, known, input));
+  // `insertResult.identifiers || []`: the ids, or none.
+  if (n.type === AST_NODE_TYPES.LogicalExpression) return isInsertResult(n.left, known, input);
   if (n.type !== AST_NODE_TYPES.CallExpression) return false;
   const summary = input.summaryOf(n);
   if (summary) return summary.returnsInserted === true;
@@ -70,8 +72,29 @@ export function isInsertResult(node: Node, known: ReadonlySet<string>, input: In
   if (INSERT_METHOD.test(method)) return true;
   // `findOne(insertedId)`: the record read back by the id its insert returned.
   if (RECORD_READ_METHOD.test(method) && n.arguments.length > 0 && readsInserted(n.arguments[0], known, input.sourceCode)) return true;
+  // `(result.identifiers || []).map((r) => r.id).filter(Boolean)`: the same records' ids, reshaped.
+  if (ARRAY_RESHAPE.test(method)) return isInsertResult(object, known, input);
+  // `qb.insert().values(rows).returning('id').execute()`: a query builder's insert, run.
+  if (BUILDER_RUN.test(method) && insertInChain(object)) return true;
   // `new Model(data).save()`, or `doc.save()` on `const doc = new Model(data)` of this function.
   return method === 'save' && builtWithNew(object, input.sourceCode);
+}
+
+const ARRAY_RESHAPE = /^(?:map|filter|flat|flatMap|slice|concat)$/;
+const BUILDER_RUN = /^(?:execute|then|returning)$/;
+
+/** A builder chain with an `insert()` link and no `update`/`orUpdate` link (an upsert may write over rows). */
+function insertInChain(node: Node): boolean {
+  let inserts = false;
+  for (let current = unwrap(node); current.type === AST_NODE_TYPES.CallExpression; ) {
+    const name = calleeName(current) ?? '';
+    if (/^(?:update|orUpdate|onConflict|merge)$/.test(name)) return false;
+    if (name === 'insert') inserts = true;
+    const object = calleeObject(current);
+    if (!object) break;
+    current = unwrap(object);
+  }
+  return inserts;
 }
 
 function builtWithNew(node: Node, sourceCode: SourceCode): boolean {
