@@ -84,6 +84,18 @@ function paramName(param: TSESTree.Parameter): string {
   return '{…}';
 }
 
+/** How messages name a write: `` `UPDATE accounts` ``, `` `prisma.account.update` `` (the callee, without the calls on the way). */
+export function writeLabelOf(reading: WriteReading | { sink: 'call'; node: TSESTree.CallExpression | TSESTree.NewExpression }, sourceCode: SourceCode): string {
+  if (reading.sink === 'sql') {
+    const statement = reading.verdicts.find((v) => !v.tokenCompared)?.statement ?? reading.verdicts[0]?.statement;
+    if (statement) return `\`${statement.kind.toUpperCase()}${statement.table ? ` ${statement.table}` : ''}\``;
+  }
+  if (reading.sink === 'knex') return `\`${reading.write.kind.toUpperCase()}${reading.write.table ? ` ${reading.write.table}` : ''}\``;
+  const callee = reading.node.type === AST_NODE_TYPES.TaggedTemplateExpression ? reading.node.tag : reading.node.callee;
+  const text = sourceCode.getText(callee).replace(/\s+/g, '').replace(/\((?:[^()]|\([^()]*\))*\)/g, '()');
+  return `\`${text.length > 40 ? `…${text.slice(-39)}` : text}\``;
+}
+
 class ModuleSummarizer implements ModuleBuilder {
   readonly starExports: string[] = [];
   private readonly targets = new Map<string, Target>();
@@ -1047,18 +1059,6 @@ class ModuleSummarizer implements ModuleBuilder {
     return out;
   }
 
-  private writeLabel(reading: WriteReading): string {
-    if (reading.sink === 'sql') {
-      const statement = reading.verdicts.find((v) => !v.tokenCompared)?.statement ?? reading.verdicts[0]?.statement;
-      if (statement) return `\`${statement.kind.toUpperCase()}${statement.table ? ` ${statement.table}` : ''}\``;
-    }
-    if (reading.sink === 'knex') return `\`${reading.write.kind.toUpperCase()}${reading.write.table ? ` ${reading.write.table}` : ''}\``;
-    // `prisma.account.update`, `multi.mset`: the callee, without the calls on the way.
-    const callee = reading.node.type === AST_NODE_TYPES.TaggedTemplateExpression ? reading.node.tag : reading.node.callee;
-    const text = this.sourceCode.getText(callee).replace(/\s+/g, '').replace(/\((?:[^()]|\([^()]*\))*\)/g, '()');
-    return `\`${text.length > 40 ? `…${text.slice(-39)}` : text}\``;
-  }
-
   private writesOf(fn: FunctionNode, analysis: FileAnalysis): { writes: WriteSummary[]; partial: boolean } {
     const writes: WriteSummary[] = [];
     let partial = false;
@@ -1094,7 +1094,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const reportedThere = analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced);
         const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : {};
         const keyArgs = keyParams(keys);
-        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}) });
+        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}) });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;
