@@ -661,6 +661,17 @@ class ModuleSummarizer implements ModuleBuilder {
     return out;
   }
 
+  /**
+   * `return await retryable(() => this.locker.lock(owner, key), attempts)`: the acquire is what an
+   * inline callback returns, handed to a call whose result `fn` returns (a retry or timing
+   * wrapper gives back what its callback gave it), so `fn` returns the lock held.
+   */
+  private retriedBy(owner: FunctionNode | undefined, acquire: Node, fn: FunctionNode): boolean {
+    const wrapper = owner?.parent;
+    if (!owner || wrapper?.type !== AST_NODE_TYPES.CallExpression || !wrapper.arguments.includes(owner as TSESTree.CallExpressionArgument)) return false;
+    return this.returnsOf(owner).some((r) => unwrap(r) === acquire) && this.returnsOf(fn).some((r) => unwrap(r) === wrapper);
+  }
+
   /** The parameter a lock helper runs under its lock: passed to a callback acquire, or called inside the section. */
   private callbackParamOf(site: AcquireSite, fn: FunctionNode, analysis: FileAnalysis): number | undefined {
     if (site.callbackArgument) return this.directParam(site.callbackArgument, fn);
@@ -683,7 +694,7 @@ class ModuleSummarizer implements ModuleBuilder {
     for (const site of analysis.acquires) {
       const owner = enclosingFunction(site.node);
       // A lock handed to this function and released here was taken by a caller: no acquire for callers.
-      if (site.handedOver || (owner !== fn && !returned.some((r) => r === owner))) continue;
+      if (site.handedOver || (owner !== fn && !returned.some((r) => r === owner) && !this.retriedBy(owner, site.node, fn))) continue;
       const common = {
         library: site.library,
         label: site.origin?.label ?? site.label,
@@ -697,7 +708,7 @@ class ModuleSummarizer implements ModuleBuilder {
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // A lock still held when the function returns: the caller holds it until a release.
-      const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program;
+      const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program && !this.retriedBy(owner, site.node, fn);
       if (!releasedInPlace(site) && !inCallback && !site.callbackArgument) {
         // It escapes when the caller gets something back, the lock sits on the caller's own
         // connection, or the function is named for taking it; a function that only uses the
