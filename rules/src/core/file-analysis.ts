@@ -33,6 +33,7 @@ import { sinkModel } from './models/sinks.js';
 import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
 import { buildModuleSummary, localLockSummaries, writeLabelOf } from './module-summaries.js';
+import { insertedRecords, readsInserted } from './sinks/inserted-records.js';
 
 export interface SqlWriteSite {
   sink: 'sql';
@@ -512,6 +513,19 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     (a, b) => a.range[0] - b.range[0],
   );
   const queries = [...calls, ...tagged];
+  // Records each function has just inserted (`const user = await this.users.create(...)`): a call
+  // that writes the record it picks by their id writes the holder's own row, no other holder's.
+  const insertedBy = new Map<FunctionNode, Set<string>>();
+  const ownRecords = (node: Node): Set<string> => {
+    const fn = enclosingFunction(node);
+    if (!fn || !callees) return new Set();
+    let names = insertedBy.get(fn);
+    if (!names) {
+      names = insertedRecords(fn, { sourceCode, summaryOf: (call) => callees.summaryOf(call) });
+      insertedBy.set(fn, names);
+    }
+    return names;
+  };
   for (const node of candidates) {
     const acquire = sectionOf(node);
     if (!acquire) {
@@ -531,7 +545,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
-      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers);
+      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, { inserted: ownRecords(node), sourceCode });
       if (viaCall) {
         // Handed the advisory lock's own transaction or session (`tasks.expire(trx)`): its writes go through it.
         // Also for a helper's lock: `closeWatches(tx, id)` handed the transaction `lockChat(tx, id)` locked.
@@ -860,13 +874,15 @@ function passesToken(arg: Node | undefined, tracer: TokenTracer): boolean {
  * A call in a critical section to a project function that writes: fenced when every write
  * inside is fenced there, or compares the token the caller passes in.
  */
-function callWriteSite(node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, callees: ProjectCallees, tracer: TokenTracer, project: ProjectView, receivers: ReceiverTable): CallWriteSite | undefined {
+function callWriteSite(node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, callees: ProjectCallees, tracer: TokenTracer, project: ProjectView, receivers: ReceiverTable, own: { inserted: ReadonlySet<string>; sourceCode: SourceCode }): CallWriteSite | undefined {
   const callee = callees.summaryOf(node);
   if (!callee) return undefined;
   // Writes reported in their own module (a token passed in and not used) are not reported twice;
-  // a write of the instance's own record counts on a record a model read returned.
+  // a write of the instance's own record counts on a record a model read returned; a write of a
+  // record this call path has just inserted (picked by an argument that reads it) is the holder's own.
   const onRecord = recordReceiver(node, receivers);
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord));
+  const ownRow = (w: WriteSummary) => (w.keyArgs ?? []).some((i) => readsInserted(node.arguments[i], own.inserted, own.sourceCode));
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !ownRow(w));
   if (writes.length === 0) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);
