@@ -60,14 +60,18 @@ const LISTENER_METHOD = /^(?:on|once|addListener|addEventListener|prependListene
 
 /**
  * Whether `node` sits in a function that `fn` only defines for later: a method it attaches to an
- * object (`client.setJson = async (...) => client.setex(...)` in a client factory) or a listener it
- * registers (`client.on('error', ...)`). Such writes are the attached method's, not `fn`'s.
+ * object (`client.setJson = async (...) => client.setex(...)` in a client factory), a listener it
+ * registers (`client.on('error', ...)`) or a function it hands to a constructor. Such writes are
+ * the attached method's, not `fn`'s.
  */
 function definedNotRun(node: Node, fn: FunctionNode): boolean {
   for (let inner = enclosingFunction(node); inner && inner !== fn; inner = enclosingFunction(inner)) {
     const parent = inner.parent;
     if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === inner && parent.left.type === AST_NODE_TYPES.MemberExpression) return true;
     if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && LISTENER_METHOD.test(calleeName(parent) ?? '')) return true;
+    // `new ChatSession(state, async (s) => this.save(s))`: an object keeps the function for its own
+    // later use (a promise's executor is the exception: it runs at once).
+    if (parent?.type === AST_NODE_TYPES.NewExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && calleeName(parent) !== 'Promise') return true;
   }
   return false;
 }
