@@ -59,7 +59,7 @@ export function flowsOf(file: string, analysisSource: Parameters<typeof getFileA
     const write = found.write.node.loc;
     checks.set(key(write.start.line, write.start.column + 1), at(file, found.check.loc as TSESTree.SourceLocation));
   }
-  for (const write of analysis.writes) {
+  for (const write of analysis.writes.flatMap((w) => [w, ...(w.reachedFrom ?? [])])) {
     const steps: FlowStep[] = [];
     const writeAt = at(file, write.node.loc);
     if (write.sink === 'call' && write.flow.length > 0) {

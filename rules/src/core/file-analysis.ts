@@ -33,7 +33,8 @@ import { claimedKey, conditionOnArgument, definedCommands, onlyAddsIfAbsent, jud
 import { sinkModel } from './models/sinks.js';
 import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
-import { buildModuleSummary, localLockSummaries } from './module-summaries.js';
+import { buildModuleSummary, localLockSummaries, writeLabelOf } from './module-summaries.js';
+import { insertedRecords, readsInserted } from './sinks/inserted-records.js';
 
 export interface SqlWriteSite {
   sink: 'sql';
@@ -99,7 +100,13 @@ export interface CallWriteSite {
   nonTokenArgument?: Node;
 }
 
-export type WriteSite = SqlWriteSite | KnexWriteSite | ObjectWriteSite | ApiWriteSite | CallWriteSite;
+export type WriteSite = (SqlWriteSite | KnexWriteSite | ObjectWriteSite | ApiWriteSite | CallWriteSite) & {
+  /**
+   * A write in a same-file helper that several critical sections reach: reported at each
+   * of those calls (as a call to another module's function is), not here. See `sharedHelperCalls`.
+   */
+  reachedFrom?: CallWriteSite[];
+};
 
 /** A write read at a node, before it is tied to a critical section. */
 export type WriteReading =
@@ -522,6 +529,19 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     (a, b) => a.range[0] - b.range[0],
   );
   const queries = [...calls, ...tagged];
+  // Records each function has just inserted (`const user = await this.users.create(...)`): a call
+  // that writes the record it picks by their id writes the holder's own row, no other holder's.
+  const insertedBy = new Map<FunctionNode, Set<string>>();
+  const ownRecords = (node: Node): Set<string> => {
+    const fn = enclosingFunction(node);
+    if (!fn || !callees) return new Set();
+    let names = insertedBy.get(fn);
+    if (!names) {
+      names = insertedRecords(fn, { sourceCode, summaryOf: (call) => callees.summaryOf(call) });
+      insertedBy.set(fn, names);
+    }
+    return names;
+  };
   for (const node of candidates) {
     const acquire = sectionOf(node);
     if (!acquire) {
@@ -541,7 +561,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
-      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, unguardedHere);
+      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, unguardedHere, { inserted: ownRecords(node), sourceCode });
       if (viaCall) {
         // Handed the advisory lock's own transaction or session (`tasks.expire(trx)`): its writes go through it.
         // Also for a helper's lock: `closeWatches(tx, id)` handed the transaction `lockChat(tx, id)` locked.
@@ -557,6 +577,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     if (call) sqlCalls.push({ call, acquire });
   }
   if (callees) writes.push(...passedFunctionWrites(acquires, callees, project!));
+  sharedHelperCalls(writes, acquires, calls, functions, sourceCode, fileName);
   return { acquires, writes, received, receivedWrites, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
 }
 
@@ -579,6 +600,71 @@ function passedFunctionWrites(acquires: readonly AcquireSite[], callees: Project
     out.push({ sink: 'call', node: acquire.node, acquire, callee: passed.fn, write, fenced: false, flow });
   }
   return out;
+}
+
+/**
+ * A same-file helper that several critical sections reach (`this.saveTrip(id, data)` from every
+ * locked operation of a service) is the file's own write API, as another module's repository is:
+ * its unfenced write is reported at each call under a lock that leads to it, under that call's
+ * lock, where the call must hand its token down; not once at the helper, under whichever lock
+ * reached it first. A helper that only one section reaches is part of that section and is reported
+ * where it writes. Sets `reachedFrom` on the writes it moves; one site per call (its first write).
+ */
+function sharedHelperCalls(writes: WriteSite[], acquires: readonly AcquireSite[], calls: readonly TSESTree.CallExpression[], functions: FunctionIndex, sourceCode: SourceCode, file: string): void {
+  const inHelpers = writes.filter((w) => !w.fenced && !w.boundToLock && !acquires.some((a) => contains(a.range, w.node)));
+  if (inHelpers.length === 0) return;
+  const innermost = (node: Node) => {
+    let best: AcquireSite | undefined;
+    for (const site of acquires) if (contains(site.range, node) && (!best || best.range[0] <= site.range[0])) best = site;
+    return best;
+  };
+  // Per write, the calls in a section that reach it, each with the calls on the way down.
+  const entries = new Map<WriteSite, Array<{ call: TSESTree.CallExpression; acquire: AcquireSite; path: TSESTree.CallExpression[] }>>();
+  for (const call of calls) {
+    const acquire = innermost(call);
+    const first = acquire && functions.callee(call);
+    if (!acquire || !first || contains(first, acquire.node)) continue;
+    const paths = new Map<FunctionNode, TSESTree.CallExpression[]>([[first, []]]);
+    const queue: FunctionNode[] = [first];
+    while (queue.length > 0) {
+      const fn = queue.shift()!;
+      const path = paths.get(fn)!;
+      if (path.length + 1 >= MAX_CALL_DEPTH) continue;
+      for (const inner of calls) {
+        const next = contains(bodyOf(fn), inner) ? functions.callee(inner) : undefined;
+        if (!next || paths.has(next) || contains(next, acquire.node)) continue;
+        paths.set(next, [...path, inner]);
+        queue.push(next);
+      }
+    }
+    for (const write of inHelpers) {
+      // The innermost reached function that holds the write.
+      let holder: FunctionNode | undefined;
+      for (const fn of paths.keys()) if (contains(bodyOf(fn), write.node) && (!holder || contains(holder, fn))) holder = fn;
+      if (!holder) continue;
+      const list = entries.get(write) ?? [];
+      list.push({ call, acquire, path: paths.get(holder)! });
+      entries.set(write, list);
+    }
+  }
+  const byCall = new Map<TSESTree.CallExpression, CallWriteSite>();
+  for (const write of inHelpers) {
+    const reaching = entries.get(write) ?? [];
+    if (new Set(reaching.map((r) => r.acquire)).size < 2) continue;
+    const at = locationOf(file, write.node);
+    const label = writeLabelOf(write, sourceCode);
+    write.reachedFrom = reaching.map(({ call, acquire, path }) => {
+      const known = byCall.get(call);
+      if (known) return known;
+      const helper = functions.callee(call)!;
+      const summary: WriteSummary = { sink: write.sink, label, at, fenced: false, conditionArgs: [], reportedThere: false, flow: [...path.map((c) => locationOf(file, c)), at] };
+      const callee: FunctionSummary = { name: sourceCode.getText(call.callee), at: locationOf(file, helper), params: [], releases: [], writes: [summary], partial: false };
+      const flow = [...(acquire.flow ?? [locationOf(file, acquire.node)]), locationOf(file, call), ...summary.flow];
+      const site: CallWriteSite = { sink: 'call', node: call, acquire, callee, write: summary, fenced: false, flow };
+      byCall.set(call, site);
+      return site;
+    });
+  }
 }
 
 interface WriteEnv {
@@ -812,14 +898,17 @@ function callWriteSite(
   project: ProjectView,
   receivers: ReceiverTable,
   unguarded: (node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, write: WriteSummary) => boolean,
+  own: { inserted: ReadonlySet<string>; sourceCode: SourceCode },
 ): CallWriteSite | undefined {
   const callee = callees.summaryOf(node);
   if (!callee) return undefined;
   // Writes reported in their own module (a token passed in and not used) are not reported twice;
   // a write of the instance's own record counts on a record a model read returned; a write the
-  // project also makes with no lock held is not the lock's.
+  // project also makes with no lock held is not the lock's; a write of a record this call path
+  // has just inserted (picked by an argument that reads it) is the holder's own.
   const onRecord = recordReceiver(node, receivers);
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w));
+  const ownRow = (w: WriteSummary) => (w.keyArgs ?? []).some((i) => readsInserted(node.arguments[i], own.inserted, own.sourceCode));
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w));
   if (writes.length === 0) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);

@@ -63,14 +63,18 @@ const LISTENER_METHOD = /^(?:on|once|addListener|addEventListener|prependListene
 
 /**
  * Whether `node` sits in a function that `fn` only defines for later: a method it attaches to an
- * object (`client.setJson = async (...) => client.setex(...)` in a client factory) or a listener it
- * registers (`client.on('error', ...)`). Such writes are the attached method's, not `fn`'s.
+ * object (`client.setJson = async (...) => client.setex(...)` in a client factory), a listener it
+ * registers (`client.on('error', ...)`) or a function it hands to a constructor. Such writes are
+ * the attached method's, not `fn`'s.
  */
 function definedNotRun(node: Node, fn: FunctionNode): boolean {
   for (let inner = enclosingFunction(node); inner && inner !== fn; inner = enclosingFunction(inner)) {
     const parent = inner.parent;
     if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === inner && parent.left.type === AST_NODE_TYPES.MemberExpression) return true;
     if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && LISTENER_METHOD.test(calleeName(parent) ?? '')) return true;
+    // `new ChatSession(state, async (s) => this.save(s))`: an object keeps the function for its own
+    // later use (a promise's executor is the exception: it runs at once).
+    if (parent?.type === AST_NODE_TYPES.NewExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && calleeName(parent) !== 'Promise') return true;
   }
   return false;
 }
@@ -102,6 +106,18 @@ function paramName(param: TSESTree.Parameter): string {
   if (inner.type === AST_NODE_TYPES.Identifier) return inner.name;
   if (inner.type === AST_NODE_TYPES.RestElement && inner.argument.type === AST_NODE_TYPES.Identifier) return `...${inner.argument.name}`;
   return '{…}';
+}
+
+/** How messages name a write: `` `UPDATE accounts` ``, `` `prisma.account.update` `` (the callee, without the calls on the way). */
+export function writeLabelOf(reading: WriteReading | { sink: 'call'; node: TSESTree.CallExpression | TSESTree.NewExpression }, sourceCode: SourceCode): string {
+  if (reading.sink === 'sql') {
+    const statement = reading.verdicts.find((v) => !v.tokenCompared)?.statement ?? reading.verdicts[0]?.statement;
+    if (statement) return `\`${statement.kind.toUpperCase()}${statement.table ? ` ${statement.table}` : ''}\``;
+  }
+  if (reading.sink === 'knex') return `\`${reading.write.kind.toUpperCase()}${reading.write.table ? ` ${reading.write.table}` : ''}\``;
+  const callee = reading.node.type === AST_NODE_TYPES.TaggedTemplateExpression ? reading.node.tag : reading.node.callee;
+  const text = sourceCode.getText(callee).replace(/\s+/g, '').replace(/\((?:[^()]|\([^()]*\))*\)/g, '()');
+  return `\`${text.length > 40 ? `…${text.slice(-39)}` : text}\``;
 }
 
 class ModuleSummarizer implements ModuleBuilder {
@@ -669,6 +685,17 @@ class ModuleSummarizer implements ModuleBuilder {
     return out;
   }
 
+  /**
+   * `return await retryable(() => this.locker.lock(owner, key), attempts)`: the acquire is what an
+   * inline callback returns, handed to a call whose result `fn` returns (a retry or timing
+   * wrapper gives back what its callback gave it), so `fn` returns the lock held.
+   */
+  private retriedBy(owner: FunctionNode | undefined, acquire: Node, fn: FunctionNode): boolean {
+    const wrapper = owner?.parent;
+    if (!owner || wrapper?.type !== AST_NODE_TYPES.CallExpression || !wrapper.arguments.includes(owner as TSESTree.CallExpressionArgument)) return false;
+    return this.returnsOf(owner).some((r) => unwrap(r) === acquire) && this.returnsOf(fn).some((r) => unwrap(r) === wrapper);
+  }
+
   /** The parameter a lock helper runs under its lock: passed to a callback acquire, or called inside the section. */
   private callbackParamOf(site: AcquireSite, fn: FunctionNode, analysis: FileAnalysis): number | undefined {
     if (site.callbackArgument) return this.directParam(site.callbackArgument, fn);
@@ -691,7 +718,7 @@ class ModuleSummarizer implements ModuleBuilder {
     for (const site of analysis.acquires) {
       const owner = enclosingFunction(site.node);
       // A lock handed to this function and released here was taken by a caller: no acquire for callers.
-      if (site.handedOver || (owner !== fn && !returned.some((r) => r === owner))) continue;
+      if (site.handedOver || (owner !== fn && !returned.some((r) => r === owner) && !this.retriedBy(owner, site.node, fn))) continue;
       const common = {
         library: site.library,
         label: site.origin?.label ?? site.label,
@@ -705,7 +732,7 @@ class ModuleSummarizer implements ModuleBuilder {
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // A lock still held when the function returns: the caller holds it until a release.
-      const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program;
+      const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program && !this.retriedBy(owner, site.node, fn);
       if (!releasedInPlace(site) && !inCallback && !site.callbackArgument) {
         // It escapes when the caller gets something back, the lock sits on the caller's own
         // connection, or the function is named for taking it; a function that only uses the
@@ -1067,18 +1094,6 @@ class ModuleSummarizer implements ModuleBuilder {
     return out;
   }
 
-  private writeLabel(reading: WriteReading): string {
-    if (reading.sink === 'sql') {
-      const statement = reading.verdicts.find((v) => !v.tokenCompared)?.statement ?? reading.verdicts[0]?.statement;
-      if (statement) return `\`${statement.kind.toUpperCase()}${statement.table ? ` ${statement.table}` : ''}\``;
-    }
-    if (reading.sink === 'knex') return `\`${reading.write.kind.toUpperCase()}${reading.write.table ? ` ${reading.write.table}` : ''}\``;
-    // `prisma.account.update`, `multi.mset`: the callee, without the calls on the way.
-    const callee = reading.node.type === AST_NODE_TYPES.TaggedTemplateExpression ? reading.node.tag : reading.node.callee;
-    const text = this.sourceCode.getText(callee).replace(/\s+/g, '').replace(/\((?:[^()]|\([^()]*\))*\)/g, '()');
-    return `\`${text.length > 40 ? `…${text.slice(-39)}` : text}\``;
-  }
-
   private writesOf(fn: FunctionNode, analysis: FileAnalysis): { writes: WriteSummary[]; partial: boolean } {
     const writes: WriteSummary[] = [];
     let partial = false;
@@ -1121,7 +1136,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const content = reading.sink === 'api' ? redisContent(reading.write) : undefined;
         const valueArgs = content && valueParams(content);
         const own = valueArgs ? { valueArgs, ...(unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
-        writes.push({ sink: reading.sink, label: this.writeLabel(reading), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own });
+        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;

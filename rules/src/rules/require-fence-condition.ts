@@ -62,8 +62,9 @@ export default createRule<Options, MessageIds>({
         const findings = checkThenWritesOf(analysis, sourceCode);
         const all: Array<WriteSite | ReceivedWriteSite> = [...analysis.writes, ...analysis.receivedWrites];
         const column = inferTokenColumn(all) ?? options.tokenColumn ?? analysis.tokenColumn;
-        for (const write of all) {
-          if (write.fenced || findings.some((f) => !f.alsoUnfenced && isWriteOf(f, write.node))) continue;
+        // A same-file helper several locked calls reach is reported at each of those calls.
+        const sites = all.flatMap((w): Array<WriteSite | ReceivedWriteSite> => (w.fenced || findings.some((f) => !f.alsoUnfenced && isWriteOf(f, w.node)) ? [] : 'reachedFrom' in w && w.reachedFrom ? w.reachedFrom : [w]));
+        for (const write of sites) {
           const acquire = 'acquire' in write ? write.acquire : undefined;
           const received = 'received' in write ? write.received : undefined;
           const reportedLine = write.node.loc.start.line;

@@ -77,6 +77,8 @@ export class FunctionIndex {
   }
 
   private lookupCallee(call: TSESTree.CallExpression): FunctionNode | undefined {
+    const callee = unwrap(call.callee);
+    if (callee.type === AST_NODE_TYPES.MemberExpression && callee.object.type === AST_NODE_TYPES.Super) return superMethod(callee);
     const key = receiverKey(call.callee);
     if (!key) return undefined;
     const direct = this.byName.get(key);
@@ -103,4 +105,24 @@ export class FunctionIndex {
     }
     return (this.keysByFunction.get(fn) ?? []).flatMap((key) => this.callsByKey.get(key) ?? []);
   }
+}
+
+/** `super.lock(...)`: the method of the base class, when the base is a class of this file. */
+function superMethod(member: TSESTree.MemberExpression): FunctionNode | undefined {
+  const name = memberName(member);
+  let cls: Node | undefined = member.parent;
+  while (cls && cls.type !== AST_NODE_TYPES.ClassDeclaration && cls.type !== AST_NODE_TYPES.ClassExpression) cls = cls.parent;
+  const base = cls?.superClass && unwrap(cls.superClass);
+  if (!name || base?.type !== AST_NODE_TYPES.Identifier) return undefined;
+  let program: Node | undefined = cls;
+  while (program?.parent) program = program.parent;
+  if (program?.type !== AST_NODE_TYPES.Program) return undefined;
+  for (const statement of program.body) {
+    const decl = statement.type === AST_NODE_TYPES.ExportNamedDeclaration || statement.type === AST_NODE_TYPES.ExportDefaultDeclaration ? statement.declaration : statement;
+    if (decl?.type !== AST_NODE_TYPES.ClassDeclaration || decl.id?.name !== base.name) continue;
+    for (const m of decl.body.body) {
+      if (m.type === AST_NODE_TYPES.MethodDefinition && m.kind === 'method' && !m.static && !m.computed && m.key.type === AST_NODE_TYPES.Identifier && m.key.name === name) return m.value.body ? (m.value as FunctionNode) : undefined;
+    }
+  }
+  return undefined;
 }

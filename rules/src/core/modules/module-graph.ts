@@ -22,6 +22,7 @@ import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { ImportBinding } from './imports.js';
 import { clearResolutions, resolveImport } from './module-resolution.js';
 import { exportShapes, type ExportShape } from './export-shapes.js';
+import { packageRootOf, readContainerBindings, type ContainerBindings } from './container-bindings.js';
 import { parseProjectFile, parseTopLevel } from './project-source.js';
 import { mergeImplementations, type ExportSummary, type FunctionSummary, type ModuleSummary } from './summaries.js';
 
@@ -142,8 +143,33 @@ export class ModuleGraph {
     return known.shapes.get(name) === 'code';
   }
 
+  /** Container bindings by package root, read once (`containerBindingsFor`). */
+  private readonly bindings = new Map<string, ContainerBindings>();
+
+  /** The `provide: X, useClass: Y` bindings of the package `file` belongs to. */
+  containerBindingsFor(file: string): ContainerBindings | undefined {
+    const root = packageRootOf(file);
+    if (!root) return undefined;
+    let known = this.bindings.get(root);
+    if (!known) {
+      known = readContainerBindings(root, (f) => this.read(f));
+      this.bindings.set(root, known);
+    }
+    return known;
+  }
+
+  /** Whether module `file` is one a container binding could sit beside (it names an injectable class). */
+  mayBeInjected(file: string): boolean {
+    return /\b[Ii]njectable\b/.test(this.textOf(file) ?? '');
+  }
+
   /** Forgets what is known about `file` (changed, created or deleted on disk). */
   invalidate(file: string): void {
+    // A binding added, changed or removed changes what summaries built on the bindings say.
+    if ([...this.bindings.values()].some((b) => b.files.has(file)) || this.read(file)?.includes('useClass')) {
+      this.bindings.clear();
+      this.entries.clear();
+    }
     this.shapes.delete(file);
     for (const key of [...this.entries.keys()]) if (key.endsWith(`\u0000${file}`)) this.entries.delete(key);
     // A new or removed file can change where other imports resolve.
@@ -159,6 +185,7 @@ export class ModuleGraph {
   /** Forgets everything (tests, settings changes). */
   clear(): void {
     this.entries.clear();
+    this.bindings.clear();
     this.shapes.clear();
     this.texts.clear();
     this.used.clear();
@@ -487,7 +514,10 @@ export class ProjectView {
    */
   instanceOfBinding(binding: ImportBinding): ExportSummary | undefined {
     const found = this.exportOfBinding(binding);
-    if (found?.kind === 'class') return { kind: 'object', members: found.methods };
+    if (found?.kind === 'class') {
+      const file = this.resolve(binding.source);
+      return (file ? this.containerBoundLease(file, found) : undefined) ?? { kind: 'object', members: found.methods };
+    }
     if (found?.kind !== 'object' || !found.interfaceName) return found;
     // An interface that no class here implements is read as written (a bundle of typed properties).
     const file = this.resolve(binding.source);
@@ -535,6 +565,23 @@ export class ProjectView {
       }
     }
     return found;
+  }
+
+  /**
+   * A class a container replaces with another (`{ provide: Locker, useClass: RedisLocker }` in a
+   * plugin's module): an instance is that class when it takes a lock the named one does not (an
+   * in-process fallback and a Redis lease behind one name: the lease decides, per method). Read
+   * only for injectable classes (`@Injectable()` in their module), from the package's bindings.
+   */
+  private containerBoundLease(file: string, named: Extract<ExportSummary, { kind: 'class' }>): ExportSummary | undefined {
+    if (!this.graph.mayBeInjected(file)) return undefined;
+    const bound = this.graph.containerBindingsFor(file)?.byProvided.get(named.name) ?? [];
+    const leases: ExportSummary[] = [];
+    for (const { file: boundFile, name } of bound.slice(0, MAX_SIBLING_CANDIDATES)) {
+      const other = this.exportOf(boundFile, name);
+      if (other?.kind === 'class' && other !== named && [...other.methods.values()].some((m) => m.acquire && !named.methods.get(m.name.split('.').pop() ?? '')?.acquire)) leases.push(other);
+    }
+    return leases.length > 0 ? mergeImplementations([named, ...leases]) : undefined;
   }
 
   /** `import * as ns from './x'`: the module's exports as members of one object. */

@@ -194,6 +194,8 @@ export class ProjectCallees {
     if (n.type !== AST_NODE_TYPES.MemberExpression) return undefined;
     const name = memberName(n);
     if (!name) return undefined;
+    // `this.m()` where the class overrides the base's `m`: its own method, read in this file.
+    if (unwrap(n.object).type === AST_NODE_TYPES.ThisExpression && ownMethodNamed(n, name)) return undefined;
     return memberOf(this.ownerOf(unwrap(n.object), how, depth), name);
   }
 
@@ -344,6 +346,15 @@ function returnedValues(node: Node, out: Node[]): void {
     default:
       return;
   }
+}
+
+/** Whether the class `node` is in declares a method (or function-valued field) `name` itself. */
+function ownMethodNamed(node: Node, name: string): boolean {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type !== AST_NODE_TYPES.ClassDeclaration && current.type !== AST_NODE_TYPES.ClassExpression) continue;
+    return current.body.body.some((m) => (m.type === AST_NODE_TYPES.MethodDefinition || m.type === AST_NODE_TYPES.PropertyDefinition) && !m.static && !m.computed && m.key.type === AST_NODE_TYPES.Identifier && m.key.name === name);
+  }
+  return false;
 }
 
 /** An instance of an exported class: its methods, as an object's members. */

@@ -24,6 +24,8 @@ export interface RedisScript {
 }
 
 const EVAL = /^(?:eval|EVAL|evalRo|eval_ro)$/;
+/** ioredis's generic command call, which takes a `new Command(name, args)`. */
+const SEND_COMMAND = /^sendCommand$/;
 /** Scripts are recognised by what they run; a cheap text test first. */
 const REDIS_CALL = /redis\.p?call\s*\(/;
 
@@ -86,6 +88,17 @@ export function definedCommands(calls: readonly TSESTree.CallExpression[], sourc
 export function readRedisScript(call: TSESTree.CallExpression, sourceCode: SourceCode, commands: ReadonlyMap<string, { literal: TSESTree.StringLiteral | TSESTree.TemplateLiteral; numberOfKeys?: number }>): RedisScript | undefined {
   const method = calleeName(call);
   if (!method || !calleeObject(call)) return undefined;
+  // ioredis `sendCommand(new Command('EVAL', [script, numKeys, ...keys, ...args]))`: the same eval.
+  const sent = sentEval(call);
+  if (sent) {
+    const literal = scriptLiteral(sent[0], sourceCode);
+    const count = sent[1] && sent[1].type !== AST_NODE_TYPES.SpreadElement ? unwrap(sent[1]) : undefined;
+    const n = count?.type === AST_NODE_TYPES.Literal ? Number(count.value) : undefined;
+    const rest = plainArgs(sent.slice(2));
+    if (!literal) return undefined;
+    if (n === undefined || !Number.isInteger(n)) return build(call, literal, [], []);
+    return build(call, literal, rest.slice(0, n), rest.slice(n));
+  }
   if (EVAL.test(method)) {
     const literal = scriptLiteral(call.arguments[0], sourceCode);
     if (!literal) return undefined;
@@ -108,6 +121,16 @@ export function readRedisScript(call: TSESTree.CallExpression, sourceCode: Sourc
   return undefined;
 }
 
+/** The argument list of `client.sendCommand(new Command('EVAL', [...]))`, if the call is that. */
+function sentEval(call: TSESTree.CallExpression): TSESTree.CallExpressionArgument[] | undefined {
+  if (!SEND_COMMAND.test(calleeName(call) ?? '')) return undefined;
+  const command = call.arguments[0] && unwrap(call.arguments[0]);
+  if (command?.type !== AST_NODE_TYPES.NewExpression || calleeName(command) !== 'Command') return undefined;
+  const name = command.arguments[0] && staticString(command.arguments[0]);
+  const list = command.arguments[1] && unwrap(command.arguments[1]);
+  if (!name || !EVAL.test(name) || list?.type !== AST_NODE_TYPES.ArrayExpression) return undefined;
+  return list.elements.filter((e): e is TSESTree.Expression | TSESTree.SpreadElement => e !== null);
+}
 
 export type RedisScriptCommands = ReturnType<typeof definedCommands>;
 

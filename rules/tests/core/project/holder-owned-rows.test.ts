@@ -103,4 +103,26 @@ export class Checkout {
     expect(findings(messages)).toEqual(['8 fencelint/require-fence-condition']);
     expect(messages[0]?.message).toContain('order');
   });
+
+  it('is not reported either when the section itself inserts it and hands its id to the write', async () => {
+    current = project({
+      ...files,
+      'src/checkout.ts': `import { withOrderLock } from './guard';
+import { ReceiptRepository } from './receipts/receipt-repository';
+
+export class Checkout {
+  constructor(private readonly receipts: ReceiptRepository) {}
+  reissue(orderId: string, amount: number) {
+    return withOrderLock('order:' + orderId, async () => {
+      const receipt = await this.receipts.add(orderId, amount);
+      await this.receipts.setState(receipt.id, 'REISSUED');
+      await this.receipts.setOrderState(orderId, 'REISSUED');
+    });
+  }
+}
+`,
+    });
+    const results = await current.lint('src/checkout.ts');
+    expect(findings(results.get('src/checkout.ts'))).toEqual(['10 fencelint/require-fence-condition']);
+  });
 });
