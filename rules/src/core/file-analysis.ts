@@ -28,6 +28,7 @@ import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { catalogFor, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
+import { onlyRelativeAssignments, onlyRelativeKnexWrite, onlyRelativeObjectWrite } from './sinks/relative-changes.js';
 import { claimedKey, conditionOnArgument, definedCommands, onlyAddsIfAbsent, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
 import { sinkModel } from './models/sinks.js';
 import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
@@ -620,6 +621,8 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     if (knex && isLockTable(knex.table)) return undefined;
     if (knex) {
       const verdict = judgeKnexWrite(knex, judge);
+      // A counter's step that compares nothing is applied once whenever it lands: no late write.
+      if (!verdict.tokenCompared && onlyRelativeKnexWrite(knex)) return undefined;
       return { sink: 'knex', node, write: knex, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
     }
     const script = readRedisScript(node, sourceCode, env.scripts);
@@ -642,6 +645,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     if (write && isLockTable(objectWriteTable(write))) return undefined;
     if (write) {
       const verdict = judgeObjectWrite(write, judge);
+      if (!verdict.tokenCompared && onlyRelativeObjectWrite(write)) return undefined;
       return { sink: 'object', node, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
     }
     const record = node.type === AST_NODE_TYPES.CallExpression ? readRecordWrite(node, receivers) : undefined;
@@ -663,9 +667,12 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
   }
   const call = readSqlCall(node, sourceCode, receivers);
   if (!call) return undefined;
-  const statements = call.source.analysis.statements.filter(isProtectedWrite);
-  if (statements.length === 0) return undefined;
-  const verdicts = statements.map((s) => judgeWrite(s, call, judge));
+  const verdicts = call.source.analysis.statements
+    .filter(isProtectedWrite)
+    .map((s) => judgeWrite(s, call, judge))
+    .filter((v) => v.tokenCompared || !onlyRelativeAssignments(v.statement));
+  if (verdicts.length === 0) return undefined;
+  const statements = verdicts.map((v) => v.statement);
   const guarded = verdicts.every((v) => v.tokenCompared) || lockedByEarlierSelect(call.node, statements, env.earlier);
   return { sink: 'sql', node: call.node, call, verdicts, fenced: guarded && verdicts.every((v) => v.tokenStored || !v.tokenCompared) };
 }
