@@ -28,6 +28,7 @@ import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { catalogFor, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
+import { omitsArgument } from './modules/optional-arguments.js';
 import { onlyRelativeAssignments, onlyRelativeKnexWrite, onlyRelativeObjectWrite } from './sinks/relative-changes.js';
 import { claimedKey, conditionOnArgument, definedCommands, onlyAddsIfAbsent, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
 import { sinkModel } from './models/sinks.js';
@@ -801,7 +802,8 @@ function callWriteSite(node: TSESTree.CallExpression | TSESTree.NewExpression, a
   // Writes reported in their own module (a token passed in and not used) are not reported twice;
   // a write of the instance's own record counts on a record a model read returned.
   const onRecord = recordReceiver(node, receivers);
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord));
+  // A write behind an optional argument this call leaves out (`if (patch) await row.save()`) is not made.
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
   if (writes.length === 0) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);

@@ -89,6 +89,11 @@ export interface WriteSummary {
    * passing the id of a record it has just inserted writes its own row, which no other holder knows.
    */
   keyArgs?: number[];
+  /**
+   * Parameters the path to the write tests for truthiness (`if (patch)`, `patch && ...`, `if (!patch)
+   * return` before it): a call that leaves one of them out (or passes `undefined`) makes no such write.
+   */
+  onlyWithArgs?: number[];
   /** Calls from the summarised function down to the write, outermost first, then the write. */
   flow: SourceLocation[];
   /**
