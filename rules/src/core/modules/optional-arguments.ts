@@ -62,6 +62,8 @@ export function omitsArgument(call: TSESTree.CallExpression | TSESTree.NewExpres
  */
 function parameterReferences(fn: FunctionNode, sourceCode: SourceCode): Map<Node, number> {
   const out = new Map<Node, number>();
+  // TypeScript's `this` parameter is no argument of a call: positions would not line up.
+  if (fn.params[0]?.type === AST_NODE_TYPES.Identifier && fn.params[0].name === 'this') return out;
   const variables = sourceCode.getDeclaredVariables(fn);
   fn.params.forEach((param, index) => {
     if (param.type !== AST_NODE_TYPES.Identifier) return;
