@@ -29,6 +29,8 @@ import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { catalogFor, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
+import { omitsArgument } from './modules/optional-arguments.js';
+import { onlyRelativeAssignments, onlyRelativeKnexWrite, onlyRelativeObjectWrite } from './sinks/relative-changes.js';
 import { claimedKey, conditionOnArgument, definedCommands, onlyAddsIfAbsent, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
 import { sinkModel } from './models/sinks.js';
 import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
@@ -722,6 +724,8 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     if (knex && isLockTable(knex.table)) return undefined;
     if (knex) {
       const verdict = judgeKnexWrite(knex, judge);
+      // A counter's step that compares nothing is applied once whenever it lands: no late write.
+      if (!verdict.tokenCompared && onlyRelativeKnexWrite(knex)) return undefined;
       return { sink: 'knex', node, write: knex, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
     }
     const script = readRedisScript(node, sourceCode, env.scripts);
@@ -744,6 +748,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     if (write && isLockTable(objectWriteTable(write))) return undefined;
     if (write) {
       const verdict = judgeObjectWrite(write, judge);
+      if (!verdict.tokenCompared && onlyRelativeObjectWrite(write)) return undefined;
       return { sink: 'object', node, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
     }
     const record = node.type === AST_NODE_TYPES.CallExpression ? readRecordWrite(node, receivers) : undefined;
@@ -765,9 +770,12 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
   }
   const call = readSqlCall(node, sourceCode, receivers);
   if (!call) return undefined;
-  const statements = call.source.analysis.statements.filter(isProtectedWrite);
-  if (statements.length === 0) return undefined;
-  const verdicts = statements.map((s) => judgeWrite(s, call, judge));
+  const verdicts = call.source.analysis.statements
+    .filter(isProtectedWrite)
+    .map((s) => judgeWrite(s, call, judge))
+    .filter((v) => v.tokenCompared || !onlyRelativeAssignments(v.statement));
+  if (verdicts.length === 0) return undefined;
+  const statements = verdicts.map((v) => v.statement);
   const guarded = verdicts.every((v) => v.tokenCompared) || lockedByEarlierSelect(call.node, statements, env.earlier);
   return { sink: 'sql', node: call.node, call, verdicts, fenced: guarded && verdicts.every((v) => v.tokenStored || !v.tokenCompared) };
 }
@@ -908,7 +916,8 @@ function callWriteSite(
   // has just inserted (picked by an argument that reads it) is the holder's own.
   const onRecord = recordReceiver(node, receivers);
   const ownRow = (w: WriteSummary) => (w.keyArgs ?? []).some((i) => readsInserted(node.arguments[i], own.inserted, own.sourceCode));
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w));
+  // A write behind an optional argument this call leaves out (`if (patch) await row.save()`) is not made.
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
   if (writes.length === 0) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);

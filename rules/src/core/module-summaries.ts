@@ -22,6 +22,7 @@ import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInpu
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
 import { redisContent } from './sinks/api-writes.js';
 import { paramsReaching, UnlockedReach } from './modules/unlocked-reach.js';
+import { omitsArgument, parametersRequiredFor } from './modules/optional-arguments.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
 /** How many writes one summary lists: enough to judge a call, bounded for odd code. */
@@ -1133,10 +1134,11 @@ class ModuleSummarizer implements ModuleBuilder {
         const reportedThere = analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced);
         const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : {};
         const keyArgs = keyParams(keys);
+        const onlyWithArgs = parametersRequiredFor(reading.node, fn, this.sourceCode);
         const content = reading.sink === 'api' ? redisContent(reading.write) : undefined;
         const valueArgs = content && valueParams(content);
         const own = valueArgs ? { valueArgs, ...(unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
-        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own });
+        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}) });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;
@@ -1148,8 +1150,18 @@ class ModuleSummarizer implements ModuleBuilder {
       // A write of the instance's own record stays one through `this.m()`; on another receiver it needs a fetched record.
       const onThis = !!calleeObject(node) && unwrap(calleeObject(node)!).type === AST_NODE_TYPES.ThisExpression;
       const onRecord = !onThis && recordReceiver(node, analysis.receivers);
+      // The parameters this call's own path tests, and those the callee's write needs that are this function's.
+      const guarded = parametersRequiredFor(node, fn, this.sourceCode);
       for (const found of inner.writes) {
         if (found.ofRecord && !onThis && !onRecord) continue;
+        // A write behind an optional argument this call leaves out is not made.
+        if (found.onlyWithArgs?.some((j) => omitsArgument(node, j))) continue;
+        const needed = new Set(guarded);
+        for (const j of found.onlyWithArgs ?? []) {
+          const i = this.directParam(node.arguments[j], fn);
+          if (i !== undefined) needed.add(i);
+        }
+        const onlyWithArgs = needed.size > 0 ? { onlyWithArgs: [...needed].sort((a, b) => a - b) } : { onlyWithArgs: undefined };
         const valueArgs = found.valueArgs && valueParams(found.valueArgs.map((j) => node.arguments[j]));
         const own = valueArgs ? { valueArgs, ...(found.unguarded || unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
         const write = { ...(found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found), ...own };
@@ -1160,14 +1172,14 @@ class ModuleSummarizer implements ModuleBuilder {
         if (!write.fenced && write.conditionArgs.some((j) => passesToken(node.arguments[j]))) continue;
         // A clock, random or constant value passed where the write expects its token: no fence.
         if (write.fenced && write.conditionArgs.some((j) => { const arg = node.arguments[j]; return !!arg && arg.type !== AST_NODE_TYPES.SpreadElement && analysis.tracer.isNonToken(arg); })) {
-          writes.push({ ...write, fenced: false, conditionArgs: [], keyArgs, flow: [locationOf(this.file, node), ...write.flow] });
+          writes.push({ ...write, fenced: false, conditionArgs: [], keyArgs, ...onlyWithArgs, flow: [locationOf(this.file, node), ...write.flow] });
           continue;
         }
         const conditionArgs = new Set<number>();
         for (const j of write.conditionArgs) for (const i of this.paramSources(node.arguments[j], fn)) conditionArgs.add(i);
         // Fenced inside, on a value this function computes itself: fenced for its callers too.
         if (write.fenced && conditionArgs.size === 0) continue;
-        writes.push({ ...write, conditionArgs: [...conditionArgs], keyArgs, flow: [locationOf(this.file, node), ...write.flow] });
+        writes.push({ ...write, conditionArgs: [...conditionArgs], keyArgs, ...onlyWithArgs, flow: [locationOf(this.file, node), ...write.flow] });
         if (writes.length >= MAX_WRITES) break;
       }
     }

@@ -951,7 +951,7 @@ export class InventoryWorker {
   async reserve(sku: string, qty: number) {
     const lease = await this.locks.acquire(\`sku:\${sku}\`);
     try {
-      await this.db.query('UPDATE inventory SET reserved = reserved + $1 WHERE sku = $2', [qty, sku]);
+      await this.db.query('UPDATE inventory SET reserved = $1 WHERE sku = $2', [qty, sku]);
       await this.db.query('UPDATE inventory_audit SET last_change = now() WHERE sku = $1', [sku]);
     } finally {
       await this.locks.release(lease);
@@ -2165,6 +2165,217 @@ export async function advance(streamId: string, offset: number, note: string) {
   }
 }`,
       errors: [{ messageId: 'missingFenceNoToken', line: 9 }],
+    },
+  ],
+});
+
+// A counter's step (`$inc`, `{ decrement: n }`, `SET n = n - $1`) changes the stored value relative
+// to itself: applied late it is applied once and overwrites nothing a newer holder wrote. Beside
+// any absolute assignment the update still overwrites, and the counter that issues tokens is a
+// token source, not a write.
+const redlockHeader = `import Redlock from 'redlock';
+const redlock = new Redlock([]);
+`;
+ruleTester.run('require-fence-condition: counters stepped in place', rule, {
+  valid: [
+    {
+      name: 'MongoDB $inc of a balance under a redlock lease',
+      code: `${redlockHeader}import { MongoClient } from 'mongodb';
+const wallets = new MongoClient('mongodb://127.0.0.1').db('shop').collection('wallets');
+export async function charge(walletId: string, cost: number) {
+  await redlock.using([\`wallet:\${walletId}\`], 5000, async () => {
+    await wallets.updateOne({ _id: walletId }, { $inc: { credits: -cost, spent: cost } });
+    await wallets.findOneAndUpdate({ _id: walletId }, { $inc: { charges: 1 }, $max: { lastChargeAt: new Date() } });
+  });
+}`,
+    },
+    {
+      name: 'Mongoose $inc, and a bulkWrite of $inc operations',
+      code: `${redlockHeader}import mongoose from 'mongoose';
+const Tally = mongoose.model('Tally', new mongoose.Schema({ votes: Number }));
+export async function vote(pollId: string, choices: string[]) {
+  const lock = await redlock.acquire([\`poll:\${pollId}\`], 5000);
+  try {
+    await Tally.findByIdAndUpdate(pollId, { $inc: { votes: 1 } });
+    await Tally.bulkWrite(choices.map(() => ({ updateOne: { filter: { poll: pollId }, update: { $inc: { votes: 1 } } } })));
+    await Tally.bulkWrite([{ updateOne: { filter: { _id: pollId }, update: { $inc: { votes: 1 } }, upsert: true } }]);
+  } finally {
+    await lock.release();
+  }
+}`,
+    },
+    {
+      name: 'Prisma increment and decrement, also in an upsert',
+      code: `${redlockHeader}import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function spend(userId: string, amount: number) {
+  await redlock.using([\`user:\${userId}\`], 5000, async () => {
+    await prisma.account.update({ where: { id: userId }, data: { credits: { decrement: amount }, used: { increment: amount } } });
+    await prisma.usage.upsert({ where: { userId }, create: { userId, total: amount }, update: { total: { increment: amount } } });
+  });
+}`,
+    },
+    {
+      name: 'SQL SET n = n - $1, COALESCE of the stored value, and an upsert adding the excluded value',
+      code: `${redlockPg}
+export async function award(userId: string, points: number) {
+  const lock = await redlock.acquire([\`user:\${userId}\`], 5000);
+  try {
+    await pool.query('UPDATE members SET points = points - $1, redeemed = COALESCE(redeemed, 0) + $1 WHERE user_id = $2', [points, userId]);
+    await pool.query('UPDATE members m SET visits = 1 + m.visits WHERE m.user_id = $1', [userId]);
+    await pool.query('INSERT INTO page_hits (page, hits) VALUES ($1, $2) ON CONFLICT (page) DO UPDATE SET hits = page_hits.hits + EXCLUDED.hits', [userId, points]);
+  } finally {
+    await lock.release();
+  }
+}`,
+    },
+    {
+      name: 'TypeORM query builder and repository values given as SQL that steps the column',
+      code: `${redlockHeader}import { DataSource } from 'typeorm';
+const dataSource = new DataSource({ type: 'postgres' });
+export async function refund(walletId: string, change: number) {
+  await redlock.using([\`wallet:\${walletId}\`], 5000, async () => {
+    await dataSource.createQueryBuilder().update('wallet').set({ point: () => 'point - :change' }).where('id = :id', { id: walletId }).setParameters({ change }).execute();
+    await dataSource.getRepository('wallet').update({ id: walletId }, { refundCount: () => '"refund_count" + 1' });
+  });
+}`,
+    },
+    {
+      name: 'knex increment and decrement, and a raw step of the column',
+      code: `${redlockHeader}import knex from 'knex';
+const db = knex({ client: 'pg' });
+export async function restock(sku: string, qty: number) {
+  await redlock.using([\`sku:\${sku}\`], 5000, async () => {
+    await db('stock').where({ sku }).increment('on_hand', qty);
+    await db('stock').where({ sku }).decrement('reserved', qty);
+    await db('stock').where({ sku }).update({ on_hand: db.raw('on_hand + ?', [qty]) });
+  });
+}`,
+    },
+    {
+      name: 'Sequelize increment and decrement on a record read under the lock',
+      code: `${redlockHeader}import { Model, DataTypes, Sequelize } from 'sequelize';
+const sequelize = new Sequelize('postgres://localhost/app');
+class Wallet extends Model {}
+Wallet.init({ points: DataTypes.INTEGER }, { sequelize });
+export async function redeem(id: string, points: number) {
+  await redlock.using([\`wallet:\${id}\`], 5000, async () => {
+    const wallet = await Wallet.findByPk(id);
+    await wallet!.decrement('points', { by: points });
+    await wallet!.increment({ redemptions: 1 });
+    await Wallet.increment('points', { by: 1, where: { id } });
+  });
+}`,
+    },
+    {
+      name: 'Redis INCRBY, HINCRBY and INCRBYFLOAT of data keys',
+      code: `${redlockHeader}import Redis from 'ioredis';
+const redis = new Redis();
+export async function count(pageId: string, ms: number) {
+  await redlock.using([\`page:\${pageId}\`], 5000, async () => {
+    await redis.incrby(\`views:\${pageId}\`, 1);
+    await redis.hincrby(\`stats:\${pageId}\`, 'views', 1);
+    await redis.incrbyfloat(\`time:\${pageId}\`, ms / 1000);
+  });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'MongoDB $inc beside a $set: the $set can land late',
+      code: `${redlockHeader}import { MongoClient } from 'mongodb';
+const wallets = new MongoClient('mongodb://127.0.0.1').db('shop').collection('wallets');
+export async function charge(walletId: string, cost: number) {
+  await redlock.using([\`wallet:\${walletId}\`], 5000, async () => {
+    await wallets.updateOne({ _id: walletId }, { $inc: { credits: -cost }, $set: { state: 'charged' } });
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7 }],
+    },
+    {
+      name: 'Prisma decrement beside an absolute field',
+      code: `${redlockHeader}import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function spend(userId: string, amount: number) {
+  await redlock.using([\`user:\${userId}\`], 5000, async () => {
+    await prisma.account.update({ where: { id: userId }, data: { credits: { decrement: amount }, tier: 'basic' } });
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7 }],
+    },
+    {
+      name: 'SQL step beside an absolute status, and a value that is not the column plus an amount',
+      code: `${redlockPg}
+export async function award(userId: string, points: number) {
+  const lock = await redlock.acquire([\`user:\${userId}\`], 5000);
+  try {
+    await pool.query("UPDATE members SET points = points - $1, status = 'redeemed' WHERE user_id = $2", [points, userId]);
+    await pool.query('UPDATE members SET points = $1 - points WHERE user_id = $2', [points, userId]);
+    await pool.query('UPDATE members SET points = bonus + $1 WHERE user_id = $2', [points, userId]);
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 9 },
+        { messageId: 'missingFenceNoToken', line: 10 },
+        { messageId: 'missingFenceNoToken', line: 11 },
+      ],
+    },
+    {
+      name: 'TypeORM and knex steps beside an absolute value',
+      code: `${redlockHeader}import { DataSource } from 'typeorm';
+import knex from 'knex';
+const dataSource = new DataSource({ type: 'postgres' });
+const db = knex({ client: 'pg' });
+export async function refund(walletId: string, change: number) {
+  await redlock.using([\`wallet:\${walletId}\`], 5000, async () => {
+    await dataSource.createQueryBuilder().update('wallet').set({ point: () => 'point - :change', note: 'refund' }).where('id = :id', { id: walletId }).execute();
+    await db('wallet').where({ id: walletId }).update({ point: db.raw('point - ?', [change]), note: 'refund' });
+  });
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 9 },
+        { messageId: 'missingFenceNoToken', line: 10 },
+      ],
+    },
+    {
+      name: 'the token issued by an in-place increment is still a token: the later write is reported with it in scope',
+      code: `${redlockPg}
+export async function publish(docId: string, body: string) {
+  const lock = await redlock.acquire([\`doc:\${docId}\`], 5000);
+  try {
+    const { rows } = await pool.query('UPDATE doc_fences SET seq = seq + 1 WHERE doc_id = $1 RETURNING seq', [docId]);
+    const seq = rows[0].seq;
+    await pool.query('UPDATE docs SET body = $1 WHERE id = $2', [body, docId]);
+    return seq;
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [
+        {
+          messageId: 'missingFence',
+          line: 11,
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `${redlockPg}
+export async function publish(docId: string, body: string) {
+  const lock = await redlock.acquire([\`doc:\${docId}\`], 5000);
+  try {
+    const { rows } = await pool.query('UPDATE doc_fences SET seq = seq + 1 WHERE doc_id = $1 RETURNING seq', [docId]);
+    const seq = rows[0].seq;
+    await pool.query('UPDATE docs SET body = $1, fence_token = $3 WHERE id = $2 AND fence_token < $3', [body, docId, seq]);
+    return seq;
+  } finally {
+    await lock.release();
+  }
+}`,
+            },
+          ],
+        },
+      ],
     },
   ],
 });

@@ -146,6 +146,30 @@ export interface SinkModel {
   fence: FenceTemplate;
   /** Active records: writes made through a record the library returned (`user.save()`), not a client. */
   records?: RecordModel;
+  /** How this library writes a value relative to the stored one (a counter's step). */
+  relative?: RelativeChanges;
+}
+
+/**
+ * How a library states a change relative to the stored value, as a counter is changed: applied
+ * late, such a change is applied once and overwrites no newer value, so an update made only of
+ * them is no late write (`core/sinks/relative-changes.ts`). SQL's own `n = n + $1` is grammar,
+ * read by `core/sql/`; library methods that only step a column (knex `increment`/`decrement`,
+ * Sequelize's and TypeORM's `increment`/`decrement`) are not listed as writes at all.
+ */
+export interface RelativeChanges {
+  /** Update operators that step a field: MongoDB `$inc`, `$mul`. */
+  operators?: readonly string[];
+  /** Operators that may stand beside them: `$max`/`$min` move one way, `$setOnInsert` writes only a new document. */
+  besideOperators?: readonly string[];
+  /** Per-field operations in the values: Prisma `{ credits: { decrement: n } }`. */
+  operations?: readonly string[];
+  /**
+   * SQL text as a field's value, read with the SQL parser (`n - :d` steps `n`): returned by an
+   * arrow function (TypeORM `{ n: () => 'n - :d' }`) or passed to one of `calls` (knex
+   * `db.raw('n - ?', [d])`, Sequelize `sequelize.literal('n - 1')`).
+   */
+  sqlValues?: { arrow?: boolean; calls?: readonly string[] };
 }
 
 /**
@@ -299,6 +323,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     // `.returning(...)` turns the count into the rows.
     result: { type: 'number' },
     fence: { compare: ".where('{column}', '<', {token})", store: '{column}: {token}' },
+    relative: { sqlValues: { calls: ['raw'] } },
   },
   {
     id: 'prisma',
@@ -322,6 +347,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     ],
     result: { type: 'count', read: ['count'] },
     fence: { compare: '{column}: { lt: {token} }', store: '{column}: {token}' },
+    relative: { operations: ['increment', 'decrement', 'multiply', 'divide'] },
   },
   {
     id: 'mongodb',
@@ -347,6 +373,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     fence: { compare: '{column}: { $lt: {token} }', store: '{column}: {token}' },
     // Mongoose documents; `save()` bumps `__v` only for arrays, so it compares nothing unless the schema sets `optimisticConcurrency`.
     records: { methods: { save: 'update', deleteOne: 'delete', remove: 'delete' }, bases: [], versionOption: 'optimisticConcurrency' },
+    relative: { operators: ['$inc', '$mul'], besideOperators: ['$max', '$min', '$setOnInsert'] },
   },
   {
     id: 'sequelize',
@@ -365,7 +392,9 @@ export const SINK_MODELS: readonly SinkModel[] = [
     result: { type: 'number' },
     fence: { compare: '{column}: { [Op.lt]: {token} }', store: '{column}: {token}' },
     // `version: true` in the model options makes `save()` send `WHERE version = ...` and bump it.
-    records: { methods: { save: 'update', update: 'update', destroy: 'delete', increment: 'update', decrement: 'update', restore: 'update' }, bases: ['Model'], versionOption: 'version' },
+    // `user.increment('credits', { by })` / `decrement` step a column relative to itself: no late write.
+    records: { methods: { save: 'update', update: 'update', destroy: 'delete', restore: 'update' }, bases: ['Model'], versionOption: 'version' },
+    relative: { sqlValues: { calls: ['literal'] } },
   },
   {
     id: 'typeorm',
@@ -386,6 +415,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     fence: { compare: '{column}: LessThan({token})', store: '{column}: {token}' },
     // ActiveRecord entities (`order.save()`), and `repo.save(order)` of an entity read before; `@VersionColumn` is bumped, never compared.
     records: { methods: { save: 'update', remove: 'delete', softRemove: 'delete', recover: 'update' }, bases: ['BaseEntity'] },
+    relative: { sqlValues: { arrow: true } },
   },
   {
     id: 'kysely',
@@ -437,6 +467,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     ],
     result: { type: 'count', read: ['affected'], misleading: ['raw', 'generatedMaps'] },
     fence: { compare: ".andWhere('{column} < :token', { token: {token} })", store: '{column}: {token}' },
+    relative: { sqlValues: { arrow: true } },
   },
   {
     // pogi: tables read off a schema (`pgdb.public.users`, a transaction's `tx.public.users`);

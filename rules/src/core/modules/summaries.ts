@@ -99,6 +99,11 @@ export interface WriteSummary {
    * that holds no lock: the project does not rely on a lock for this write.
    */
   unguarded?: boolean;
+  /**
+   * Parameters the path to the write tests for truthiness (`if (patch)`, `patch && ...`, `if (!patch)
+   * return` before it): a call that leaves one of them out (or passes `undefined`) makes no such write.
+   */
+  onlyWithArgs?: number[];
   /** Calls from the summarised function down to the write, outermost first, then the write. */
   flow: SourceLocation[];
   /**

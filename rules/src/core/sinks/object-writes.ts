@@ -29,6 +29,8 @@ export interface ObjectWrite {
   values?: TSESTree.ObjectExpression;
   /** Every call of a builder chain (Kysely, Drizzle, TypeORM query builder). */
   links: TSESTree.CallExpression[];
+  /** A MongoDB operation of a `bulkWrite`: its whole update document (`{ $set, $inc }`). */
+  update?: TSESTree.ObjectExpression;
   /** MongoDB `bulkWrite([...])`: each operation read as a write of its own; the call is fenced when all are. */
   operations?: ObjectWrite[];
   /** An active-record write (`user.save()`): no filter of the caller's, so nothing to add a fence to. */
@@ -551,7 +553,7 @@ function bulkWriteOf(node: TSESTree.CallExpression): ObjectWrite | undefined {
     const update = asObject(propertyValue(body, /^(?:update|replacement)$/));
     if (write.kind === 'update' && onlyMonotoneOperators(update)) continue;
     const values = update && (asObject(propertyValue(update, '$set')) ?? (update.properties.some((p) => p.type === AST_NODE_TYPES.Property && (propertyKeyName(p) ?? '').startsWith('$')) ? undefined : update));
-    operations.push({ node, api: 'mongodb', model: MONGO, method: name, kind: write.kind, filter: asObject(propertyValue(body, 'filter')), values, links: [] });
+    operations.push({ node, api: 'mongodb', model: MONGO, method: name, kind: write.kind, filter: asObject(propertyValue(body, 'filter')), values, links: [], ...(update ? { update } : {}) });
   }
   if (operations.length === 0) return undefined;
   const kind: WriteKind = operations.every((o) => o.kind === 'delete') ? 'delete' : 'update';

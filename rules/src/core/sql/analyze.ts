@@ -171,7 +171,7 @@ function describe(stmt: Json, scope: Scope, rangeOf: () => SqlRange, ctx: TextCo
     setTarget(info, u.relation, scope);
     scope.addWith(u.withClause);
     scope.addFrom(u.fromClause, info.conditions);
-    info.assignments = setList(u.targetList, scope, info.assignmentGuards);
+    info.assignments = setList(u.targetList, scope, info, info.assignmentGuards);
     if (u.whereClause) collectComparisons(u.whereClause, scope, false, info.conditions);
     info.returning = returningNames(u.returningClause, scope);
     info.outputs = outputValues(u.returningClause?.exprs, scope, (t) => outputLabel(t, scope));
@@ -232,7 +232,7 @@ function describeInsert(ins: Json, info: SqlStatementInfo, scope: Scope, ctx: Te
     info.conflictColumns = (conflict.infer?.indexElems ?? []).map((e: Json) => e.IndexElem?.name).filter((name: unknown): name is string => typeof name === 'string').map((name: string) => name.toLowerCase());
     const upsertScope = scope.child();
     upsertScope.excluded = new Map(inserted.map((a) => [a.column, a.value]));
-    info.assignments = setList(conflict.targetList, upsertScope, info.assignmentGuards);
+    info.assignments = setList(conflict.targetList, upsertScope, info, info.assignmentGuards);
     if (conflict.whereClause) collectComparisons(conflict.whereClause, upsertScope, false, info.conditions);
   }
   info.returning = returningNames(ins.returningClause, scope);
@@ -251,7 +251,7 @@ function describeMerge(m: Json, info: SqlStatementInfo, scope: Scope): void {
     const when = item.MergeWhenClause;
     if (!when) continue;
     if (when.condition && when.matchKind === 'MERGE_WHEN_MATCHED') collectComparisons(when.condition, scope, false, info.conditions);
-    if (when.commandType === 'CMD_UPDATE') info.assignments.push(...setList(when.targetList, scope, info.assignmentGuards));
+    if (when.commandType === 'CMD_UPDATE') info.assignments.push(...setList(when.targetList, scope, info, info.assignmentGuards));
     if (when.commandType === 'CMD_INSERT') {
       (when.targetList ?? []).forEach((t: Json, i: number) => {
         const value = when.values?.[i];
@@ -280,7 +280,7 @@ function firstTable(select: Json): string | undefined {
  * `SET a = x, (b, c) = ($1, $2)` as one assignment per column; comparisons in `CASE WHEN`
  * conditions of the values go to `guards`.
  */
-function setList(targets: Json[] | undefined, scope: Scope, guards?: SqlComparison[]): SqlAssignment[] {
+function setList(targets: Json[] | undefined, scope: Scope, target: Pick<SqlStatementInfo, 'table' | 'alias'>, guards?: SqlComparison[]): SqlAssignment[] {
   const assignments: SqlAssignment[] = [];
   for (const t of targets ?? []) {
     const rt = t.ResTarget;
@@ -290,10 +290,40 @@ function setList(targets: Json[] | undefined, scope: Scope, guards?: SqlComparis
       const ref = val.MultiAssignRef;
       val = ref.source?.RowExpr?.args?.[ref.colno - 1] ?? ref.source;
     }
-    assignments.push({ column: String(rt.name).toLowerCase(), value: valueOf(val, scope) });
+    const column = String(rt.name).toLowerCase();
+    const assignment: SqlAssignment = { column, value: valueOf(val, scope) };
+    if (stepsItself(val, column, scope, target)) assignment.relative = true;
+    assignments.push(assignment);
     if (guards) collectCaseGuards(val, scope, guards);
   }
   return assignments;
+}
+
+/**
+ * `n = n + $1`, `n = n - 1`, `n = COALESCE(n, 0) + $2`, `n = $1 + t.n`: the column's own stored
+ * value moved by an amount that reads no column of the row, as a counter is changed.
+ */
+function stepsItself(val: Json, column: string, scope: Scope, target: Pick<SqlStatementInfo, 'table' | 'alias'>): boolean {
+  const expr = unwrapCast(val)?.A_Expr;
+  if (!expr || expr.kind !== 'AEXPR_OP' || !expr.lexpr || !expr.rexpr) return false;
+  const op = expr.name?.at(-1)?.String?.sval;
+  if (op !== '+' && op !== '-') return false;
+  const own = (n: Json): boolean => {
+    let inner = unwrapCast(n);
+    // `COALESCE(n, 0)`: the stored value, or a start for a row that has none yet.
+    if (inner?.CoalesceExpr) inner = unwrapCast(inner.CoalesceExpr.args?.[0]);
+    const fields = inner?.ColumnRef ? columnFields(inner.ColumnRef) : undefined;
+    if (!fields || fields.at(-1) !== column) return false;
+    return fields.length === 1 || fields.at(-2) === target.table || fields.at(-2) === target.alias;
+  };
+  const amount = (n: Json): boolean => valueOf(n, scope).columns.length === 0;
+  return (own(expr.lexpr) && amount(expr.rexpr)) || (op === '+' && own(expr.rexpr) && amount(expr.lexpr));
+}
+
+function unwrapCast(node: Json): Json {
+  let n = node;
+  while (n?.TypeCast?.arg) n = n.TypeCast.arg;
+  return n;
 }
 
 /** Comparisons in the WHEN conditions of searched CASE expressions (not inside subqueries). */

@@ -30,6 +30,12 @@ export interface SqlComparison {
 export interface SqlAssignment {
   column: string;
   value: SqlValue;
+  /**
+   * The value is the column's own stored value moved by an amount that reads no column of the row
+   * (`n = n + $1`, `n = n - 1`, `n = COALESCE(n, 0) + $2`): a counter's step. Assignments of SET
+   * lists only (UPDATE, DO UPDATE SET, MERGE's UPDATE).
+   */
+  relative?: boolean;
 }
 
 export interface SqlStatementEditPoints {

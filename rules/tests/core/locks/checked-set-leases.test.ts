@@ -50,7 +50,7 @@ const JOB_KEY = 'nightly-rollup';
 export async function rollup(day: string): Promise<void> {
   if (await redis.get(JOB_KEY)) return;
   await redis.set(JOB_KEY, process.pid.toString(), 'PX', 60_000);
-  await pool.query('UPDATE daily_totals SET amount = amount + 1 WHERE day = $1', [day]);
+  await pool.query('UPDATE daily_totals SET closed = true WHERE day = $1', [day]);
   await redis.del(JOB_KEY);
 }
 `;

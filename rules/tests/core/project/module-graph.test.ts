@@ -97,7 +97,7 @@ export async function reserve(sku: string, n: number) {
   const owner = await acquireLock(sku);
   if (!owner) return;
   try {
-    await pool.query('UPDATE stock SET available = available - $1 WHERE sku = $2', [n, sku]);
+    await pool.query('UPDATE stock SET available = $1 WHERE sku = $2', [n, sku]);
   } finally {
     await releaseLock(sku, owner);
   }

@@ -64,7 +64,7 @@ export async function enrol(userId: string, orgId: string) {
   const lock = new KeyLock('enrol:' + userId, 3000);
   const waitMs = await lock.take();
   if (waitMs > 0) return false;
-  await db.query('UPDATE orgs SET seats = seats + 1 WHERE id = $1', [orgId]);
+  await db.query('UPDATE orgs SET last_enrolled = $2 WHERE id = $1', [orgId, userId]);
   await lock.release();
   await saveSnapshot(orgId, 'enrolled');
   return true;
