@@ -516,7 +516,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const fn = ownerOf(node);
     if (!write.valueArgs || !fn || contains(acquire.range, node)) return false;
     if (write.valueArgs.some((j) => paramsReaching(node.arguments[j], fn, sourceCode).size > 0)) return false;
-    reach ??= new UnlockedReach(calls, functions, acquires.map((site) => site.range));
+    reach ??= new UnlockedReach(calls, functions, acquires.map((site) => site.range), true);
     return reach.calledUnlocked(fn);
   };
 

@@ -1178,7 +1178,7 @@ class ModuleSummarizer implements ModuleBuilder {
 
   /** Where this module runs code with no lock held (built once per analysis, on first use). */
   private unlockedReach(analysis: FileAnalysis): UnlockedReach {
-    if (this.reach?.analysis !== analysis) this.reach = { analysis, reach: new UnlockedReach(analysis.calls, analysis.functions, analysis.acquires.map((site) => site.range)) };
+    if (this.reach?.analysis !== analysis) this.reach = { analysis, reach: new UnlockedReach(analysis.calls, analysis.functions, analysis.acquires.map((site) => site.range), false) };
     return this.reach.reach;
   }
 

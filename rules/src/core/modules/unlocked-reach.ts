@@ -4,10 +4,13 @@
  * that holds no lock, and decides what it writes by itself (from its own reads, not from what its
  * caller passes), a late run under the lock writes nothing a lock-free run would not.
  *
- * A call runs unlocked when it is outside every critical section of its file and the function it
- * is in runs unlocked: nothing in the file calls that function (an entry: its callers are elsewhere
- * and take no lock here), or some call of it runs unlocked. A callback handed to another call runs
- * where that call runs it, so it counts as the function around it.
+ * A call runs unlocked when it is outside every critical section of its file and either runs in a
+ * timer callback (`setTimeout(() => this.next(id))`: detached from whatever the caller held) or
+ * the function it is in runs unlocked: some call of it runs unlocked or, in the linted file (where
+ * the lock is), nothing in the file calls it (an entry the application calls without this lock).
+ * A module reached from the lock counts no entries: its callers may be the lock's holder. A
+ * callback handed to another call runs where that call runs it, so it counts as the function
+ * around it.
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
@@ -24,6 +27,8 @@ export class UnlockedReach {
     calls: readonly TSESTree.CallExpression[],
     private readonly functions: FunctionIndex,
     private readonly sections: readonly TSESTree.Range[],
+    /** Whether functions nothing in the file calls count as run unlocked (the linted file only). */
+    private readonly entriesUnlocked: boolean,
   ) {
     for (const call of calls) {
       const callee = functions.callee(call);
@@ -41,14 +46,15 @@ export class UnlockedReach {
 
   private runsUnlocked(node: Node, depth: number): boolean {
     if (depth > MAX_DEPTH || this.sections.some((range) => contains(range, node))) return false;
+    if (inTimerCallback(node)) return true;
     const owner = ownerOf(node);
-    if (!owner) return true;
+    if (!owner) return this.entriesUnlocked;
     const known = this.memo.get(owner);
     if (known !== undefined) return known;
     // Recursion: unknown until its callers answer.
     this.memo.set(owner, false);
     const callers = this.callersOf.get(owner) ?? [];
-    const unlocked = callers.length === 0 ? !handedToCall(owner) : callers.some((call) => this.runsUnlocked(call, depth + 1));
+    const unlocked = callers.length === 0 ? this.entriesUnlocked && !handedToCall(owner) : callers.some((call) => this.runsUnlocked(call, depth + 1));
     this.memo.set(owner, unlocked);
     return unlocked;
   }
@@ -59,6 +65,20 @@ export function ownerOf(node: Node): FunctionNode | undefined {
   let fn = enclosingFunction(node);
   while (fn && handedToCall(fn)) fn = enclosingFunction(fn);
   return fn;
+}
+
+const TIMER = /^(?:setTimeout|setImmediate|setInterval|nextTick|queueMicrotask)$/;
+
+/** Inside a callback handed to a timer (`setTimeout(cb)`, `process.nextTick(cb)`). */
+function inTimerCallback(node: Node): boolean {
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    const parent = fn.parent;
+    if (!handedToCall(fn) || parent?.type !== AST_NODE_TYPES.CallExpression) continue;
+    const callee = unwrap(parent.callee);
+    const name = callee.type === AST_NODE_TYPES.Identifier ? callee.name : callee.type === AST_NODE_TYPES.MemberExpression && !callee.computed && callee.property.type === AST_NODE_TYPES.Identifier ? callee.property.name : undefined;
+    if (name && TIMER.test(name)) return true;
+  }
+  return false;
 }
 
 function handedToCall(fn: FunctionNode): boolean {

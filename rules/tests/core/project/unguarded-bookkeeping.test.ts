@@ -1,10 +1,12 @@
 /**
  * A write the project also makes with no lock held is not what the lock guards. When a helper
- * decides what it writes by itself (a member it picks from what it reads, a value it reads from
- * the database) and the project runs that helper on a path that takes no lock, a late run under
- * the lock writes nothing a lock-free run would not: queue bookkeeping (an entry dropped from a
- * courier's queue, the next offer handed on) and a read-through cache fill. A write whose content
- * the holder computes and passes in stays reported, even through a helper that also runs unlocked.
+ * decides what it writes by itself (the next offer it pops from a queue, a value it reads from
+ * the database) and the project runs that helper on a path that takes no lock (a timer callback
+ * in its module, an entry of the file that holds the lock), a late run under the lock writes
+ * nothing a lock-free run would not: a queue hand-off and a read-through cache fill. A write
+ * whose content the holder computes and passes in stays reported, even through a helper that
+ * also runs unlocked; so does a helper that only other methods of its module call, since the
+ * lock's holder may be their caller too.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { findings, project, type Project } from './project-helpers.js';
@@ -79,6 +81,10 @@ export class Dispatcher {
     await this.queue.withdraw(courierId, orderId);
     await this.moveOn(courierId);
   }
+
+  expireLater(courierId: string, orderId: string) {
+    setTimeout(() => void this.onOfferExpired(courierId, orderId), 20000);
+  }
 }
 `,
   'src/current-order.ts': `import Redis from 'ioredis';
@@ -115,13 +121,12 @@ ${body}
 `;
 
 describe('a write the project also makes with no lock held', () => {
-  it('is not reported for queue entries and hand-offs the helpers pick themselves', async () => {
+  it('is not reported for a hand-off the helper picks itself and a timer also runs', async () => {
     current = project({
       ...files,
       'src/orders.ts': orders(`
   decline(orderId: string, courierId: string) {
     return this.locking.exclusive('order:' + orderId, async () => {
-      await this.queue.withdraw(courierId, orderId);
       await this.dispatcher.moveOn(courierId);
     });
   }
@@ -129,6 +134,21 @@ describe('a write the project also makes with no lock held', () => {
     });
     const results = await current.lint('src/orders.ts');
     expect(findings(results.get('src/orders.ts'))).toEqual([]);
+  });
+
+  it('is still reported when only other methods of the helper module run it', async () => {
+    current = project({
+      ...files,
+      'src/orders.ts': orders(`
+  decline(orderId: string, courierId: string) {
+    return this.locking.exclusive('order:' + orderId, async () => {
+      await this.queue.withdraw(courierId, orderId);
+    });
+  }
+`),
+    });
+    const results = await current.lint('src/orders.ts');
+    expect(findings(results.get('src/orders.ts'))).toEqual(['17 fencelint/require-fence-condition']);
   });
 
   it('is not reported for a read-through cache fill that also runs outside the lock', async () => {
