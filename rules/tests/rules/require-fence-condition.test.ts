@@ -2241,6 +2241,39 @@ export async function refund(walletId: string, change: number) {
 }`,
     },
     {
+      name: 'SQL steps written as templates: the interpolated amount is a value, the column is named in the text',
+      code: `${redlockHeader}import { DataSource } from 'typeorm';
+import knex from 'knex';
+const dataSource = new DataSource({ type: 'postgres' });
+const db = knex({ client: 'pg' });
+export async function refund(walletId: string, change: number) {
+  await redlock.using([\`wallet:\${walletId}\`], 5000, async () => {
+    const runner = dataSource.createQueryRunner();
+    await runner.manager.createQueryBuilder().update('wallet').set({ point: () => \`point - \${change}\` }).where('id = :id', { id: walletId }).execute();
+    await dataSource.getRepository('wallet').update({ id: walletId }, { point: () => \`"point" + \${change}\` });
+    await db('wallet').where({ id: walletId }).update({ point: db.raw(\`point + \${change}\`) });
+    await db('wallet').where({ id: walletId }).update({ point: db.raw('?? - ?', ['point', change]) });
+  });
+}`,
+    },
+    {
+      name: 'Drizzle sql naming the updated table\'s own column, Kysely sql and expression-builder steps',
+      code: `${redlockHeader}import { drizzle } from 'drizzle-orm/node-postgres';
+import { sql, eq } from 'drizzle-orm';
+import { Kysely } from 'kysely';
+import { wallets } from './schema';
+const orm = drizzle(process.env.DATABASE_URL!);
+const qb = new Kysely<any>({} as any);
+export async function topUp(walletId: string, amount: number) {
+  await redlock.using([\`wallet:\${walletId}\`], 5000, async () => {
+    await orm.update(wallets).set({ balance: sql\`\${wallets.balance} + \${amount}\` }).where(eq(wallets.id, walletId));
+    await qb.updateTable('wallet').set({ balance: sql\`\${sql.ref('balance')} + \${amount}\`, topUps: sql\`top_ups + 1\` }).where('id', '=', walletId).execute();
+    await qb.updateTable('wallet').set({ balance: (eb) => eb('balance', '+', amount) }).where('id', '=', walletId).execute();
+    await qb.updateTable('wallet').set((eb) => ({ balance: eb('balance', '-', amount) })).where('id', '=', walletId).execute();
+  });
+}`,
+    },
+    {
       name: 'knex increment and decrement, and a raw step of the column',
       code: `${redlockHeader}import knex from 'knex';
 const db = knex({ client: 'pg' });
@@ -2337,6 +2370,37 @@ export async function refund(walletId: string, change: number) {
       errors: [
         { messageId: 'missingFenceNoToken', line: 9 },
         { messageId: 'missingFenceNoToken', line: 10 },
+      ],
+    },
+    {
+      name: 'templates and builders that do not step the assigned column, or stand beside an absolute value',
+      code: `${redlockHeader}import { DataSource } from 'typeorm';
+import knex from 'knex';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { sql, eq } from 'drizzle-orm';
+import { Kysely } from 'kysely';
+import { wallets } from './schema';
+const dataSource = new DataSource({ type: 'postgres' });
+const db = knex({ client: 'pg' });
+const orm = drizzle(process.env.DATABASE_URL!);
+const qb = new Kysely<any>({} as any);
+export async function refund(walletId: string, change: number, column: string, row: { balance: number }) {
+  await redlock.using([\`wallet:\${walletId}\`], 5000, async () => {
+    await dataSource.createQueryBuilder().update('wallet').set({ point: () => \`\${change} - point\` }).where('id = :id', { id: walletId }).execute();
+    await dataSource.createQueryBuilder().update('wallet').set({ point: () => \`\${column} + 1\` }).where('id = :id', { id: walletId }).execute();
+    await db('wallet').where({ id: walletId }).update({ point: db.raw('?? - ?', [column, change]) });
+    await orm.update(wallets).set({ balance: sql\`\${row.balance} - \${change}\` }).where(eq(wallets.id, walletId));
+    await qb.updateTable('wallet').set((eb) => ({ balance: eb('balance', '-', change), note: 'refund' })).where('id', '=', walletId).execute();
+    await qb.updateTable('wallet').set({ balance: (eb) => eb('bonus', '+', change) }).where('id', '=', walletId).execute();
+  });
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 15 },
+        { messageId: 'missingFenceNoToken', line: 16 },
+        { messageId: 'missingFenceNoToken', line: 17 },
+        { messageId: 'missingFenceNoToken', line: 18 },
+        { messageId: 'missingFenceNoToken', line: 19 },
+        { messageId: 'missingFenceNoToken', line: 20 },
       ],
     },
     {

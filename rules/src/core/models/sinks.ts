@@ -165,11 +165,14 @@ export interface RelativeChanges {
   /** Per-field operations in the values: Prisma `{ credits: { decrement: n } }`. */
   operations?: readonly string[];
   /**
-   * SQL text as a field's value, read with the SQL parser (`n - :d` steps `n`): returned by an
-   * arrow function (TypeORM `{ n: () => 'n - :d' }`) or passed to one of `calls` (knex
-   * `db.raw('n - ?', [d])`, Sequelize `sequelize.literal('n - 1')`).
+   * SQL text as a field's value, read with the SQL parser (`n - :d` steps `n`; an interpolation is a
+   * parameter): returned by an arrow function (TypeORM `{ n: () => 'n - :d' }`), passed to one of
+   * `calls` (knex `db.raw('n - ?', [d])`, also `db.raw('?? - ?', ['n', d])`; Sequelize
+   * `sequelize.literal('n - 1')`), or written with one of `tags` (Drizzle `sql\`${t.n} - ${d}\``
+   * naming a column of the updated table, Kysely `sql\`n - ${d}\``, `${sql.ref('n')}`). `builder`:
+   * Kysely's expression builder `(eb) => eb('n', '-', d)`, also in `.set((eb) => ({ ... }))`.
    */
-  sqlValues?: { arrow?: boolean; calls?: readonly string[] };
+  sqlValues?: { arrow?: boolean; calls?: readonly string[]; tags?: readonly string[]; builder?: boolean };
 }
 
 /**
@@ -434,6 +437,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     ],
     result: { type: 'count', read: ['numUpdatedRows', 'numDeletedRows', 'numChangedRows', 'numInsertedOrUpdatedRows', 'length'] },
     fence: { compare: ".where('{column}', '<', {token})", store: '{column}: {token}' },
+    relative: { sqlValues: { tags: ['sql'], builder: true } },
   },
   {
     id: 'drizzle',
@@ -451,6 +455,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     // The driver's own result: pg `rowCount`, mysql2 `[header]`, better-sqlite3 `changes`; `.returning()` gives rows.
     result: { type: 'count', read: ['rowCount', 'affectedRows', 'changes', 'rowsAffected', 'count', 'length'] },
     fence: { compare: 'lt({table}.{column}, {token})', store: '{column}: {token}' },
+    relative: { sqlValues: { tags: ['sql'] } },
   },
   {
     id: 'typeorm-query-builder',
