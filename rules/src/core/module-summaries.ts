@@ -8,7 +8,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
+import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, receiverPath, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import type { FileAnalysis, WriteReading } from './file-analysis.js';
 import { releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
@@ -666,6 +666,55 @@ class ModuleSummarizer implements ModuleBuilder {
     return index >= 0 ? index : undefined;
   }
 
+  /**
+   * The parameter a value is, as passed or only converted to text: `value`, `String(value)`,
+   * `JSON.stringify(value)`, `` `${value}` ``, through a `const` of `fn`, or through a same-file
+   * function each of whose returns is its own first parameter so converted (`this.serialize(value)`).
+   */
+  private convertedParam(node: Node | undefined, fn: FunctionNode, analysis: FileAnalysis, depth = 0): number | undefined {
+    if (!node || depth > MAX_HOPS) return undefined;
+    const direct = this.directParam(node, fn);
+    if (direct !== undefined) return direct;
+    const n = unwrap(node);
+    if (n.type === AST_NODE_TYPES.Identifier) {
+      const def = ASTUtils.findVariable(this.sourceCode.getScope(n), n.name)?.defs[0];
+      return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init && contains(fn, def.node) ? this.convertedParam(def.node.init, fn, analysis, depth + 1) : undefined;
+    }
+    if (n.type === AST_NODE_TYPES.TemplateLiteral) {
+      return n.expressions.length === 1 && n.quasis.every((q) => q.value.raw === '') ? this.convertedParam(n.expressions[0], fn, analysis, depth + 1) : undefined;
+    }
+    if (n.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    const callee = unwrap(n.callee);
+    const only = n.arguments.length === 1 && n.arguments[0].type !== AST_NODE_TYPES.SpreadElement ? n.arguments[0] : undefined;
+    if (only && /^(?:String|JSON\.stringify)$/.test(receiverPath(callee).join('.'))) return this.convertedParam(only, fn, analysis, depth + 1);
+    if (n.arguments.length === 0 && callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'toString') return this.convertedParam(callee.object, fn, analysis, depth + 1);
+    const helper = only ? analysis.functions.callee(n) : undefined;
+    if (!helper || helper === fn || contains(helper, n)) return undefined;
+    const returns = this.returnsOf(helper);
+    return returns.length > 0 && returns.every((r) => this.convertedParam(r, helper, analysis, depth + 1) === 0) ? this.convertedParam(only, fn, analysis, depth + 1) : undefined;
+  }
+
+  /**
+   * `const ok = await redis.set(k, v, 'PX', ttl, 'NX'); return ok === 'OK';`: the reply of a set-if-absent
+   * is handed back for the caller to test, and nothing after it throws (a helper that throws when
+   * the key is taken decides by itself, whatever its caller does with the result).
+   */
+  private returnsReply(setNx: TSESTree.CallExpression, fn: FunctionNode): boolean {
+    let held: Node = setNx;
+    while (held.parent && (held.parent.type === AST_NODE_TYPES.AwaitExpression || held.parent.type === AST_NODE_TYPES.TSAsExpression || held.parent.type === AST_NODE_TYPES.TSNonNullExpression)) held = held.parent;
+    const declarator = held.parent?.type === AST_NODE_TYPES.VariableDeclarator && held.parent.init === held && held.parent.id.type === AST_NODE_TYPES.Identifier ? held.parent.id : undefined;
+    const reply = declarator ? ASTUtils.findVariable(this.sourceCode.getScope(declarator), declarator.name) : undefined;
+    const returned = this.returnsOf(fn).some((r) => contains(r, setNx) || (reply?.references.some((ref) => contains(r, ref.identifier)) ?? false));
+    if (!returned) return false;
+    let throws = false;
+    walk(fn.body, this.sourceCode.visitorKeys, (node) => {
+      if (node.type !== AST_NODE_TYPES.ThrowStatement || node.range[0] < setNx.range[1] || enclosingFunction(node) !== fn) return;
+      for (let p: Node | undefined = node.parent; p && p !== fn; p = p.parent) if (p.type === AST_NODE_TYPES.CatchClause) return;
+      throws = true;
+    });
+    return !throws;
+  }
+
   /** A returned function: inline, or a function declared inside `fn` and returned by name (`return methodWithLock`). */
   private returnedFunction(node: Node, fn: FunctionNode): FunctionNode | undefined {
     const n = unwrap(node);
@@ -729,7 +778,8 @@ class ModuleSummarizer implements ModuleBuilder {
         keyArg: site.keyNode ? [...this.paramSources(site.keyNode, fn, 0, true)][0] : site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
       };
       const setNx = site.library === 'redis-set-nx' && site.node.type === AST_NODE_TYPES.CallExpression ? readSetNx(site.node) : undefined;
-      const valueArg = setNx?.value ? this.directParam(setNx.value, fn) : undefined;
+      const valueArg = setNx?.value ? this.convertedParam(setNx.value, fn, analysis) : undefined;
+      const returnsReply = setNx !== undefined && this.returnsReply(setNx.call, fn);
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // A lock still held when the function returns: the caller holds it until a release.
@@ -740,7 +790,7 @@ class ModuleSummarizer implements ModuleBuilder {
         // lock and lets it expire is no acquire for its callers.
         const session = this.sessionOf(site, fn, analysis, undefined);
         if (this.returnsOf(fn).some((r) => !resolvesToNothing(r, this.sourceCode.visitorKeys)) || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
-          return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}) };
+          return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}), ...(returnsReply ? { returnsReply } : {}) };
         }
       }
     }
