@@ -65,19 +65,28 @@ const LISTENER_METHOD = /^(?:on|once|addListener|addEventListener|prependListene
 /**
  * Whether `node` sits in a function that `fn` only defines for later: a method it attaches to an
  * object (`client.setJson = async (...) => client.setex(...)` in a client factory), a listener it
- * registers (`client.on('error', ...)`) or a function it hands to a constructor. Such writes are
- * the attached method's, not `fn`'s.
+ * registers (`client.on('error', ...)`) or a function it hands to a constructor, also as a member
+ * of an options object (`new Proxy(target, { get: ... })`). Such writes are the attached method's,
+ * not `fn`'s.
  */
 function definedNotRun(node: Node, fn: FunctionNode): boolean {
   for (let inner = enclosingFunction(node); inner && inner !== fn; inner = enclosingFunction(inner)) {
     const parent = inner.parent;
     if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === inner && parent.left.type === AST_NODE_TYPES.MemberExpression) return true;
     if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && LISTENER_METHOD.test(calleeName(parent) ?? '')) return true;
-    // `new ChatSession(state, async (s) => this.save(s))`: an object keeps the function for its own
-    // later use (a promise's executor is the exception: it runs at once).
-    if (parent?.type === AST_NODE_TYPES.NewExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && calleeName(parent) !== 'Promise') return true;
+    // `new ChatSession(state, async (s) => this.save(s))`, `new Proxy({}, { get: () => ... })`: an
+    // object keeps the function for its own later use (a promise's executor is the exception: it runs at once).
+    const handed = handedIn(inner);
+    if (handed.parent?.type === AST_NODE_TYPES.NewExpression && handed.parent.arguments.includes(handed as TSESTree.CallExpressionArgument) && calleeName(handed.parent) !== 'Promise') return true;
   }
   return false;
+}
+
+/** The argument a function is handed in as: itself, or the object literal (nested or not) it is a member of. */
+function handedIn(inner: Node): Node {
+  let current = inner;
+  while (current.parent?.type === AST_NODE_TYPES.Property && current.parent.value === current && current.parent.parent?.type === AST_NODE_TYPES.ObjectExpression) current = current.parent.parent;
+  return current;
 }
 
 /**
