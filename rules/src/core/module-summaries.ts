@@ -8,7 +8,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
+import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, receiverPath, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import type { FileAnalysis, WriteReading } from './file-analysis.js';
 import { releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
@@ -66,19 +66,28 @@ const LISTENER_METHOD = /^(?:on|once|addListener|addEventListener|prependListene
 /**
  * Whether `node` sits in a function that `fn` only defines for later: a method it attaches to an
  * object (`client.setJson = async (...) => client.setex(...)` in a client factory), a listener it
- * registers (`client.on('error', ...)`) or a function it hands to a constructor. Such writes are
- * the attached method's, not `fn`'s.
+ * registers (`client.on('error', ...)`) or a function it hands to a constructor, also as a member
+ * of an options object (`new Proxy(target, { get: ... })`). Such writes are the attached method's,
+ * not `fn`'s.
  */
 function definedNotRun(node: Node, fn: FunctionNode): boolean {
   for (let inner = enclosingFunction(node); inner && inner !== fn; inner = enclosingFunction(inner)) {
     const parent = inner.parent;
     if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === inner && parent.left.type === AST_NODE_TYPES.MemberExpression) return true;
     if (parent?.type === AST_NODE_TYPES.CallExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && LISTENER_METHOD.test(calleeName(parent) ?? '')) return true;
-    // `new ChatSession(state, async (s) => this.save(s))`: an object keeps the function for its own
-    // later use (a promise's executor is the exception: it runs at once).
-    if (parent?.type === AST_NODE_TYPES.NewExpression && parent.arguments.includes(inner as TSESTree.CallExpressionArgument) && calleeName(parent) !== 'Promise') return true;
+    // `new ChatSession(state, async (s) => this.save(s))`, `new Proxy({}, { get: () => ... })`: an
+    // object keeps the function for its own later use (a promise's executor is the exception: it runs at once).
+    const handed = handedIn(inner);
+    if (handed.parent?.type === AST_NODE_TYPES.NewExpression && handed.parent.arguments.includes(handed as TSESTree.CallExpressionArgument) && calleeName(handed.parent) !== 'Promise') return true;
   }
   return false;
+}
+
+/** The argument a function is handed in as: itself, or the object literal (nested or not) it is a member of. */
+function handedIn(inner: Node): Node {
+  let current = inner;
+  while (current.parent?.type === AST_NODE_TYPES.Property && current.parent.value === current && current.parent.parent?.type === AST_NODE_TYPES.ObjectExpression) current = current.parent.parent;
+  return current;
 }
 
 /**
@@ -603,6 +612,55 @@ class ModuleSummarizer implements ModuleBuilder {
     return directParam(node, fn, this.sourceCode);
   }
 
+  /**
+   * The parameter a value is, as passed or only converted to text: `value`, `String(value)`,
+   * `JSON.stringify(value)`, `` `${value}` ``, through a `const` of `fn`, or through a same-file
+   * function each of whose returns is its own first parameter so converted (`this.serialize(value)`).
+   */
+  private convertedParam(node: Node | undefined, fn: FunctionNode, analysis: FileAnalysis, depth = 0): number | undefined {
+    if (!node || depth > MAX_HOPS) return undefined;
+    const direct = this.directParam(node, fn);
+    if (direct !== undefined) return direct;
+    const n = unwrap(node);
+    if (n.type === AST_NODE_TYPES.Identifier) {
+      const def = ASTUtils.findVariable(this.sourceCode.getScope(n), n.name)?.defs[0];
+      return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init && contains(fn, def.node) ? this.convertedParam(def.node.init, fn, analysis, depth + 1) : undefined;
+    }
+    if (n.type === AST_NODE_TYPES.TemplateLiteral) {
+      return n.expressions.length === 1 && n.quasis.every((q) => q.value.raw === '') ? this.convertedParam(n.expressions[0], fn, analysis, depth + 1) : undefined;
+    }
+    if (n.type !== AST_NODE_TYPES.CallExpression) return undefined;
+    const callee = unwrap(n.callee);
+    const only = n.arguments.length === 1 && n.arguments[0].type !== AST_NODE_TYPES.SpreadElement ? n.arguments[0] : undefined;
+    if (only && /^(?:String|JSON\.stringify)$/.test(receiverPath(callee).join('.'))) return this.convertedParam(only, fn, analysis, depth + 1);
+    if (n.arguments.length === 0 && callee.type === AST_NODE_TYPES.MemberExpression && memberName(callee) === 'toString') return this.convertedParam(callee.object, fn, analysis, depth + 1);
+    const helper = only ? analysis.functions.callee(n) : undefined;
+    if (!helper || helper === fn || contains(helper, n)) return undefined;
+    const returns = this.returnsOf(helper);
+    return returns.length > 0 && returns.every((r) => this.convertedParam(r, helper, analysis, depth + 1) === 0) ? this.convertedParam(only, fn, analysis, depth + 1) : undefined;
+  }
+
+  /**
+   * `const ok = await redis.set(k, v, 'PX', ttl, 'NX'); return ok === 'OK';`: the reply of a set-if-absent
+   * is handed back for the caller to test, and nothing after it throws (a helper that throws when
+   * the key is taken decides by itself, whatever its caller does with the result).
+   */
+  private returnsReply(setNx: TSESTree.CallExpression, fn: FunctionNode): boolean {
+    let held: Node = setNx;
+    while (held.parent && (held.parent.type === AST_NODE_TYPES.AwaitExpression || held.parent.type === AST_NODE_TYPES.TSAsExpression || held.parent.type === AST_NODE_TYPES.TSNonNullExpression)) held = held.parent;
+    const declarator = held.parent?.type === AST_NODE_TYPES.VariableDeclarator && held.parent.init === held && held.parent.id.type === AST_NODE_TYPES.Identifier ? held.parent.id : undefined;
+    const reply = declarator ? ASTUtils.findVariable(this.sourceCode.getScope(declarator), declarator.name) : undefined;
+    const returned = this.returnsOf(fn).some((r) => contains(r, setNx) || (reply?.references.some((ref) => contains(r, ref.identifier)) ?? false));
+    if (!returned) return false;
+    let throws = false;
+    walk(fn.body, this.sourceCode.visitorKeys, (node) => {
+      if (node.type !== AST_NODE_TYPES.ThrowStatement || node.range[0] < setNx.range[1] || enclosingFunction(node) !== fn) return;
+      for (let p: Node | undefined = node.parent; p && p !== fn; p = p.parent) if (p.type === AST_NODE_TYPES.CatchClause) return;
+      throws = true;
+    });
+    return !throws;
+  }
+
   /** A returned function: inline, or a function declared inside `fn` and returned by name (`return methodWithLock`). */
   private returnedFunction(node: Node, fn: FunctionNode): FunctionNode | undefined {
     const n = unwrap(node);
@@ -666,7 +724,8 @@ class ModuleSummarizer implements ModuleBuilder {
         keyArg: site.keyNode ? [...paramSources(site.keyNode, fn, this.sourceCode, NAMED_BY)][0] : site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
       };
       const setNx = site.library === 'redis-set-nx' && site.node.type === AST_NODE_TYPES.CallExpression ? readSetNx(site.node) : undefined;
-      const valueArg = setNx?.value ? this.directParam(setNx.value, fn) : undefined;
+      const valueArg = setNx?.value ? this.convertedParam(setNx.value, fn, analysis) : undefined;
+      const returnsReply = setNx !== undefined && this.returnsReply(setNx.call, fn);
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // A lock still held when the function returns: the caller holds it until a release.
@@ -677,7 +736,7 @@ class ModuleSummarizer implements ModuleBuilder {
         // lock and lets it expire is no acquire for its callers.
         const session = this.sessionOf(site, fn, analysis, undefined);
         if (this.returnsOf(fn).some((r) => !resolvesToNothing(r, this.sourceCode.visitorKeys)) || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
-          return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}) };
+          return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}), ...(returnsReply ? { returnsReply } : {}) };
         }
       }
     }

@@ -2091,8 +2091,36 @@ export async function onPayment(eventId: string, accountId: string, cents: numbe
   await pool.query('UPDATE accounts SET balance = balance + $1 WHERE id = $2', [cents, accountId]);
 }`,
     },
+    {
+      name: 'a cache fill whose SET NX reply is dropped with the Promise.all it sits in: nothing runs because of it',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+export async function warmMenu(shopId: string, menu: string) {
+  await Promise.all([
+    redis.set(\`menu:\${shopId}\`, menu, 'PX', 60000, 'NX'),
+    redis.set(\`menu-fallback:\${shopId}\`, menu),
+  ]);
+  await pool.query('UPDATE shops SET menu_warmed = true WHERE id = $1', [shopId]);
+}`,
+    },
   ],
   invalid: [
+    {
+      name: 'a SET NX claim whose reply is read out of a Promise.all is a lease',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+import { randomUUID } from 'node:crypto';
+const redis = new Redis();
+const pool = new Pool();
+export async function settle(accountId: string, cents: number) {
+  const [claimed] = await Promise.all([redis.set(\`settle:\${accountId}\`, randomUUID(), 'PX', 15000, 'NX'), pool.query('SELECT 1')]);
+  if (claimed !== 'OK') return;
+  await pool.query('UPDATE accounts SET balance = $1 WHERE id = $2', [cents, accountId]);
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 9 }],
+    },
     {
       name: 'a SET NX claim with an owner and an expiry is a lease: the update under it is unfenced',
       code: `import Redis from 'ioredis';

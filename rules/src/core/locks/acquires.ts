@@ -25,6 +25,7 @@ import {
   CUSTOM_AUTHORITY_ACQUIRE,
   CUSTOM_CALLBACK_ACQUIRE,
   GENERIC_RELEASE_METHOD,
+  LOCK_KEY_NAME,
   LOCK_RECEIVER_NAME,
   REDIS_SET_NX_ADVICE,
   WITH_LOCK_FUNCTION,
@@ -36,7 +37,7 @@ import {
 import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
 import { advisoryLockIn, connectionOf, endsTransaction, sqlTextOf, type AdvisoryLock } from './advisory-scope.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
-import { readCheckedSet, readSetNx, setNxPurpose } from './redis-locks.js';
+import { isLockNamedKey, keyText, readCheckedSet, readSetNx, replyDiscarded, setNxPurpose } from './redis-locks.js';
 import { leaseRowTaken } from './lease-rows.js';
 import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, shorten } from '../message-text.js';
@@ -295,6 +296,21 @@ function lastCallback(call: TSESTree.CallExpression, input: AcquireFinderInput):
   return undefined;
 }
 
+/**
+ * A set-if-absent helper of the project called to mark something once, as a `SET NX` written here
+ * would be (see `setNxPurpose`): handed a constant value (`setIfAbsent(key, '1')`), or its reply,
+ * which the helper hands back, dropped (`await acquire(CACHE_KEY, rows, ttl);` as a statement, or
+ * inside a `Promise.all` whose result is dropped). A key named as a lock keeps it a lease.
+ */
+function marksOnce(call: TSESTree.CallExpression, acquire: AcquireSummary, input: AcquireFinderInput): boolean {
+  const value = acquire.valueArg !== undefined ? call.arguments[acquire.valueArg] : undefined;
+  const constant = value !== undefined && value.type !== AST_NODE_TYPES.SpreadElement && isConstantValue(value);
+  if (!constant && !(acquire.returnsReply && replyDiscarded(call))) return false;
+  const key = acquire.keyArg !== undefined ? call.arguments[acquire.keyArg] : undefined;
+  if (!key || key.type === AST_NODE_TYPES.SpreadElement) return true;
+  return !(input.sourceCode ? isLockNamedKey(key, input.sourceCode) || LOCK_KEY_NAME.test(keyText(key, input.sourceCode)) : LOCK_KEY_NAME.test(input.sourceText(key)));
+}
+
 /** A literal (`'1'`, `1`, `true`) or a template without expressions. */
 function isConstantValue(node: Node): boolean {
   const n = unwrap(node);
@@ -330,9 +346,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     // A client of a remote authority (`acquire(key)` POSTs to a lease service): no lock inside that
     // we can see, but a lease when its result carries a fence token, as when it cannot be read.
     if (!summary.acquire) return object && CUSTOM_AUTHORITY_ACQUIRE.test(method) ? { library: 'custom', advice: CUSTOM_ADVICE, custom: true, tokenRequired: true } : undefined;
-    // A set-if-absent primitive handed a constant value marks something once (`setIfAbsent(key, '1')`): no lease.
-    const value = summary.acquire.valueArg !== undefined ? call.arguments[summary.acquire.valueArg] : undefined;
-    if (value && value.type !== AST_NODE_TYPES.SpreadElement && isConstantValue(value)) return undefined;
+    if (marksOnce(call, summary.acquire, input)) return undefined;
     return classifySummarised(call, summary.acquire, input);
   }
 

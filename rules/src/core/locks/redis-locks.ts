@@ -115,14 +115,21 @@ function setsExpiry(site: SetNxSite): boolean | undefined {
   return unreadable ? undefined : false;
 }
 
-/** The call's reply is thrown away: `await redis.set(...)` as a statement, `.catch(() => {})` included. */
-function replyDiscarded(call: TSESTree.CallExpression): boolean {
+/**
+ * The call's reply is thrown away: `await redis.set(...)` as a statement, `.catch(() => {})`
+ * included, or one element of a `Promise.all([...])` whose result is thrown away in turn.
+ */
+export function replyDiscarded(call: TSESTree.CallExpression): boolean {
   let current: Node = call;
   for (;;) {
     const p: Node | undefined = current.parent;
     if (!p) return false;
     if (p.type === AST_NODE_TYPES.AwaitExpression || p.type === AST_NODE_TYPES.TSAsExpression || p.type === AST_NODE_TYPES.TSNonNullExpression || p.type === AST_NODE_TYPES.ChainExpression) {
       current = p;
+      continue;
+    }
+    if (p.type === AST_NODE_TYPES.ArrayExpression && p.parent?.type === AST_NODE_TYPES.CallExpression && p.parent.arguments[0] === p && /^Promise\.(?:all|allSettled)$/.test(dottedName(p.parent.callee) ?? '')) {
+      current = p.parent;
       continue;
     }
     if (p.type === AST_NODE_TYPES.MemberExpression && p.object === current && /^(?:catch|finally)$/.test(memberName(p) ?? '') && p.parent?.type === AST_NODE_TYPES.CallExpression && p.parent.callee === p) {

@@ -55,9 +55,16 @@ export interface AcquireSummary {
   session?: { arg?: number; callbackParam?: number; scope: 'transaction' | 'session' };
   /**
    * A store primitive (`setIfAbsent(key, value)` over `SET NX`): the argument that is the value
-   * written. A caller that writes a constant there marks something once; it takes no lease.
+   * written, as passed or only converted to text (`JSON.stringify(value)`, the class's own
+   * `serialize(value)`). A caller that writes a constant there marks something once; it takes no lease.
    */
   valueArg?: number;
+  /**
+   * The function hands the `SET NX`'s reply back (`return result === 'OK'`) and does not throw on
+   * it: the caller's test of the reply decides whether anything runs, so a caller that drops the
+   * reply (`await acquire(k, v, ttl);` as a statement) takes no lock.
+   */
+  returnsReply?: boolean;
 }
 
 export interface ReleaseSummary {

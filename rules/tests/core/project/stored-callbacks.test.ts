@@ -1,8 +1,9 @@
 /**
  * A function handed to a constructor is kept by the new object for its own later use
  * (`new Draft(state, async (s) => this.save(s))` saves when the draft is committed, not when it is
- * made): its writes are not the writes of the method that builds the object. A promise's executor
- * is the exception: it runs at once.
+ * made), also as a member of an options object (`new Proxy(target, { get: ... })`): its writes are
+ * not the writes of the method that builds the object. A promise's executor is the exception: it
+ * runs at once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { findings, project, type Project } from './project-helpers.js';
@@ -52,6 +53,15 @@ describe('a function handed to a constructor', () => {
   it('does not make the method that builds the object a write', async () => {
     current = project({
       'src/drafts.ts': drafts("return row && new Draft(row.text, async (text) => { await this.db.draft.update({ where: { id }, data: { text } }); });"),
+      'src/editor.ts': editor,
+    });
+    const results = await current.lint('src/editor.ts');
+    expect(findings(results.get('src/editor.ts'))).toEqual([]);
+  });
+
+  it('nor does a function in an options object handed to a constructor (a proxy trap)', async () => {
+    current = project({
+      'src/drafts.ts': drafts("return new Proxy({}, { get: (_target, field: string) => async () => { await this.db.draft.update({ where: { id }, data: { text: field } }); } });"),
       'src/editor.ts': editor,
     });
     const results = await current.lint('src/editor.ts');
