@@ -18,7 +18,8 @@ import { recordImport, resolveImported, type ImportBinding, type ImportTable } f
 import { projectGraph } from './modules/module-graph.js';
 import type { ProjectView } from './modules/module-graph.js';
 import { ProjectCallees } from './modules/project-callees.js';
-import { ownerOf, paramsReaching, UnlockedReach } from './modules/unlocked-reach.js';
+import { ownerOf, UnlockedReach } from './modules/unlocked-reach.js';
+import { BUILT_FROM, paramSources } from './modules/param-sources.js';
 import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
 import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './sinks/knex-writes.js';
 import { judgeObjectWrite, objectWriteTable, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
@@ -517,7 +518,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     if (write.unguarded) return true;
     const fn = ownerOf(node);
     if (!write.valueArgs || !fn || contains(acquire.range, node)) return false;
-    if (write.valueArgs.some((j) => paramsReaching(node.arguments[j], fn, sourceCode).size > 0)) return false;
+    if (write.valueArgs.some((j) => paramSources(node.arguments[j], fn, sourceCode, BUILT_FROM).size > 0)) return false;
     reach ??= new UnlockedReach(calls, functions, acquires.map((site) => site.range), true);
     return reach.calledUnlocked(fn);
   };

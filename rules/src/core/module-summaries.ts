@@ -21,13 +21,14 @@ import { recordReceiver } from './sinks/record-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
 import { redisContent } from './sinks/api-writes.js';
-import { paramsReaching, UnlockedReach } from './modules/unlocked-reach.js';
+import { UnlockedReach } from './modules/unlocked-reach.js';
+import { BUILT_FROM, directParam, NAMED_BY, paramSources, SAME_VALUE } from './modules/param-sources.js';
 import { omitsArgument, parametersRequiredFor } from './modules/optional-arguments.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
 /** How many writes one summary lists: enough to judge a call, bounded for odd code. */
 const MAX_WRITES = 16;
-/** How far `const a = b` chains are followed back to a parameter. */
+/** How far an export is followed through the names and members it is built from (`export default x`, `const a = b`). */
 const MAX_HOPS = 6;
 const CALLBACK_PARAM = /^(?:fn|cb|callback|task|work|worker|handler|body|action|run|f|exec|execute|job|op|operation|critical|criticalSection|func|thunk|doWork|onLocked)$/i;
 const RELEASE_FUNCTION = /release|unlock|free|drop|clear/i;
@@ -597,73 +598,9 @@ class ModuleSummarizer implements ModuleBuilder {
     return out;
   }
 
-  /** Which parameters of `fn` a value comes from: `key`, `lease.token`, `` `lock:${id}` ``, `String(t)`. */
-  private paramSources(node: Node | undefined, fn: FunctionNode, depth = 0, asKey = false): Set<number> {
-    const out = new Set<number>();
-    if (!node || depth > MAX_HOPS) return out;
-    const n = unwrap(node);
-    const add = (inner: Node | null | undefined) => {
-      if (inner && inner.type !== AST_NODE_TYPES.SpreadElement) for (const i of this.paramSources(inner, fn, depth + 1, asKey)) out.add(i);
-    };
-    switch (n.type) {
-      case AST_NODE_TYPES.Identifier: {
-        const variable = ASTUtils.findVariable(this.sourceCode.getScope(n), n.name);
-        const def = variable?.defs[0];
-        if (!def) return out;
-        if (def.type === 'Parameter' && def.node === fn) {
-          const index = fn.params.findIndex((p) => contains(p, def.name));
-          if (index >= 0) out.add(index);
-        } else if (def.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init && contains(fn, def.node)) {
-          add(def.node.init);
-        }
-        return out;
-      }
-      case AST_NODE_TYPES.MemberExpression:
-        add(n.object);
-        return out;
-      case AST_NODE_TYPES.TemplateLiteral:
-        n.expressions.forEach(add);
-        return out;
-      case AST_NODE_TYPES.BinaryExpression:
-      case AST_NODE_TYPES.LogicalExpression:
-        add(n.left as Node);
-        add(n.right);
-        return out;
-      case AST_NODE_TYPES.ConditionalExpression:
-        add(n.consequent);
-        add(n.alternate);
-        return out;
-      case AST_NODE_TYPES.ArrayExpression:
-        n.elements.forEach((e) => add(e));
-        return out;
-      case AST_NODE_TYPES.CallExpression: {
-        // Conversions keep the value: `String(t)`, `BigInt(t)`, `t.toString()`, `JSON.stringify(k)`.
-        const name = calleeName(n);
-        if (name && /^(?:String|Number|BigInt|parseInt|toString|valueOf|stringify|trim|toLowerCase|join)$/.test(name)) {
-          const object = calleeObject(n);
-          if (object && name !== 'stringify') add(object);
-          n.arguments.forEach((a) => add(a));
-        } else if (asKey) {
-          // A key built from the parameter by a helper (`this.prefixer(key)`, `keyFor(id)`) still names it.
-          n.arguments.forEach((a) => add(a));
-        }
-        return out;
-      }
-      default:
-        return out;
-    }
-  }
-
   /** The parameter index an expression is, directly (`fn`, not `fn.x`). */
   private directParam(node: Node | undefined, fn: FunctionNode): number | undefined {
-    if (!node) return undefined;
-    const n = unwrap(node);
-    if (n.type !== AST_NODE_TYPES.Identifier) return undefined;
-    const variable = ASTUtils.findVariable(this.sourceCode.getScope(n), n.name);
-    const def = variable?.defs[0];
-    if (def?.type !== 'Parameter' || def.node !== fn) return undefined;
-    const index = fn.params.findIndex((p) => contains(p, def.name));
-    return index >= 0 ? index : undefined;
+    return directParam(node, fn, this.sourceCode);
   }
 
   /** A returned function: inline, or a function declared inside `fn` and returned by name (`return methodWithLock`). */
@@ -726,7 +663,7 @@ class ModuleSummarizer implements ModuleBuilder {
         advice: site.advice,
         at: site.origin?.at ?? locationOf(this.file, site.node),
         flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
-        keyArg: site.keyNode ? [...this.paramSources(site.keyNode, fn, 0, true)][0] : site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
+        keyArg: site.keyNode ? [...paramSources(site.keyNode, fn, this.sourceCode, NAMED_BY)][0] : site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
       };
       const setNx = site.library === 'redis-set-nx' && site.node.type === AST_NODE_TYPES.CallExpression ? readSetNx(site.node) : undefined;
       const valueArg = setNx?.value ? this.directParam(setNx.value, fn) : undefined;
@@ -1001,7 +938,7 @@ class ModuleSummarizer implements ModuleBuilder {
   private keyParamOf(call: TSESTree.CallExpression, innerKeyArg: number | undefined, fn: FunctionNode): number | undefined {
     const args = innerKeyArg !== undefined ? [call.arguments[innerKeyArg]] : call.arguments;
     for (const arg of args) {
-      const [first] = this.paramSources(arg, fn, 0, true);
+      const [first] = paramSources(arg, fn, this.sourceCode, NAMED_BY);
       if (first !== undefined) return first;
     }
     return undefined;
@@ -1079,7 +1016,7 @@ class ModuleSummarizer implements ModuleBuilder {
       }
       if ((releaseNamed || moduleLocks) && (NAME_RELEASE_METHOD.test(method) || (head !== undefined && ADVISORY_UNLOCK.test(head)))) {
         const sources = new Set<number>();
-        for (const arg of call.arguments) for (const i of this.paramSources(arg, fn, 0, true)) sources.add(i);
+        for (const arg of call.arguments) for (const i of paramSources(arg, fn, this.sourceCode, NAMED_BY)) sources.add(i);
         const [first] = sources;
         const plain = PLAIN_DELETE.test(method) && !analysis.calls.some((c) => contains(fn.body, c) && /^(?:watch|WATCH)$/.test(calleeName(c) ?? ''));
         if (first !== undefined) add({ by: 'name', arg: first, ...(plain ? { plain } : {}) });
@@ -1088,7 +1025,7 @@ class ModuleSummarizer implements ModuleBuilder {
       const local = analysis.functions.callee(call);
       const inner = local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(call);
       for (const release of inner?.releases ?? []) {
-        const index = this.directParam(call.arguments[release.arg], fn) ?? [...this.paramSources(call.arguments[release.arg], fn)][0];
+        const index = this.directParam(call.arguments[release.arg], fn) ?? [...paramSources(call.arguments[release.arg], fn, this.sourceCode, SAME_VALUE)][0];
         if (index !== undefined) add({ by: release.by, arg: index, ...(release.plain ? { plain: true } : {}) });
       }
     }
@@ -1105,10 +1042,10 @@ class ModuleSummarizer implements ModuleBuilder {
     const passesToken = (arg: Node | undefined) => !!arg && arg.type !== AST_NODE_TYPES.SpreadElement && (analysis.tracer.isToken(arg) || analysis.tracer.isHandle(arg));
     // Records this function has just inserted: a write that picks one of them writes its own row.
     const inserted = insertedRecords(fn, this.insertInput(fn, analysis));
-    const keyParams = (keys: readonly Node[]) => [...new Set(keys.flatMap((k) => [...this.paramSources(k, fn)]))];
+    const keyParams = (keys: readonly Node[]) => [...new Set(keys.flatMap((k) => [...paramSources(k, fn, this.sourceCode, SAME_VALUE)]))];
     // What each write stores, by the parameters it comes from; a write whose content this function
     // decides itself, in a function the module also runs with no lock held, guards nothing a lock holds.
-    const valueParams = (values: readonly (Node | undefined)[]) => [...new Set(values.flatMap((v) => [...paramsReaching(v, fn, this.sourceCode)]))].sort((a, b) => a - b);
+    const valueParams = (values: readonly (Node | undefined)[]) => [...new Set(values.flatMap((v) => [...paramSources(v, fn, this.sourceCode, BUILT_FROM)]))].sort((a, b) => a - b);
     const unguarded = (valueArgs: number[] | undefined) => valueArgs !== undefined && valueArgs.length === 0 && this.unlockedReach(analysis).calledUnlocked(fn);
     for (const node of nodes) {
       if (writes.length >= MAX_WRITES) break;
@@ -1118,7 +1055,7 @@ class ModuleSummarizer implements ModuleBuilder {
         if (keys.some((k) => readsInserted(k, inserted, this.sourceCode))) continue;
         const conditionArgs: number[] = [];
         for (let i = 0; i < fn.params.length; i++) {
-          const fromParam = (v: Node) => this.paramSources(v, fn).has(i);
+          const fromParam = (v: Node) => paramSources(v, fn, this.sourceCode, SAME_VALUE).has(i);
           if (reading.fenced) {
             // Fenced as written: the arguments whose value must be a token for it to stay fenced.
             const withoutToken = analysis.readWrite(node, { isNonTokenValue: (v) => fromParam(v) || analysis.tracer.isNonToken(v), isTokenValue: (v) => !fromParam(v) && analysis.tracer.isToken(v) });
@@ -1176,7 +1113,7 @@ class ModuleSummarizer implements ModuleBuilder {
           continue;
         }
         const conditionArgs = new Set<number>();
-        for (const j of write.conditionArgs) for (const i of this.paramSources(node.arguments[j], fn)) conditionArgs.add(i);
+        for (const j of write.conditionArgs) for (const i of paramSources(node.arguments[j], fn, this.sourceCode, SAME_VALUE)) conditionArgs.add(i);
         // Fenced inside, on a value this function computes itself: fenced for its callers too.
         if (write.fenced && conditionArgs.size === 0) continue;
         writes.push({ ...write, conditionArgs: [...conditionArgs], keyArgs, ...onlyWithArgs, flow: [locationOf(this.file, node), ...write.flow] });

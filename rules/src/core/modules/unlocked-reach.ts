@@ -12,9 +12,8 @@
  * callback handed to another call runs where that call runs it, so it counts as the function
  * around it.
  */
-import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
-import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { contains, enclosingFunction, isFunctionNode, unwrap, type FunctionNode, type Node } from '../ast.js';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { contains, enclosingFunction, unwrap, type FunctionNode, type Node } from '../ast.js';
 import type { FunctionIndex } from './functions.js';
 
 const MAX_DEPTH = 8;
@@ -84,79 +83,4 @@ function inTimerCallback(node: Node): boolean {
 function handedToCall(fn: FunctionNode): boolean {
   const parent = fn.parent;
   return (parent?.type === AST_NODE_TYPES.CallExpression || parent?.type === AST_NODE_TYPES.NewExpression) && parent.arguments.includes(fn as TSESTree.CallExpressionArgument);
-}
-
-/**
- * The parameters of `fn` an expression's value is built from, read liberally: through `const`
- * and `let` bindings of `fn`, members, templates, operators, object and array literals and the
- * arguments of a call computed in place (`JSON.stringify(item)`, `format(id)`). Liberal on purpose:
- * a value that may come from the caller counts as the caller's. An awaited call is a read of what
- * is stored now (`await repo.findActive(userId)`): its result is the function's own, not the caller's.
- */
-export function paramsReaching(node: Node | undefined, fn: FunctionNode, sourceCode: SourceCode, depth = 0): Set<number> {
-  const out = new Set<number>();
-  if (!node || depth > MAX_DEPTH) return out;
-  const add = (inner: Node | null | undefined) => {
-    if (inner) for (const i of paramsReaching(inner.type === AST_NODE_TYPES.SpreadElement ? inner.argument : inner, fn, sourceCode, depth + 1)) out.add(i);
-  };
-  // `await repo.findActive(userId)`: a read of what is stored now, the function's own.
-  for (let w: Node = node; ; w = (w as TSESTree.TSNonNullExpression).expression) {
-    if (w.type === AST_NODE_TYPES.AwaitExpression) return out;
-    if (w.type !== AST_NODE_TYPES.TSNonNullExpression && w.type !== AST_NODE_TYPES.TSAsExpression && w.type !== AST_NODE_TYPES.ChainExpression) break;
-  }
-  const n = unwrap(node);
-  switch (n.type) {
-    case AST_NODE_TYPES.Identifier: {
-      const def = ASTUtils.findVariable(sourceCode.getScope(n), n.name)?.defs[0];
-      if (!def) return out;
-      if (def.type === 'Parameter' && def.node === fn) {
-        const index = fn.params.findIndex((p) => contains(p, def.name));
-        if (index >= 0) out.add(index);
-      } else if (def.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && contains(fn, def.node)) {
-        add(def.node.init);
-        // `for (const item of items)`: from the collection.
-        const loop = def.node.parent?.parent;
-        if (loop?.type === AST_NODE_TYPES.ForOfStatement || loop?.type === AST_NODE_TYPES.ForInStatement) add(loop.right);
-        // A destructured parameter-like binding (`const { id } = input`) and reassignments stay with their sources.
-        const variable = ASTUtils.findVariable(sourceCode.getScope(n), n.name);
-        for (const ref of variable?.references ?? []) if (ref.writeExpr && ref.writeExpr !== def.node.init) add(ref.writeExpr as Node);
-      } else if (def.type === 'Parameter' && isFunctionNode(def.node) && contains(fn, def.node)) {
-        // A callback's parameter (`items.map((item) => ...)`): from whatever the callback is handed.
-        const call = def.node.parent;
-        if (call?.type === AST_NODE_TYPES.CallExpression) add(call.callee);
-      }
-      return out;
-    }
-    case AST_NODE_TYPES.MemberExpression:
-      add(n.object);
-      if (n.computed) add(n.property);
-      return out;
-    case AST_NODE_TYPES.TemplateLiteral:
-      n.expressions.forEach(add);
-      return out;
-    case AST_NODE_TYPES.BinaryExpression:
-    case AST_NODE_TYPES.LogicalExpression:
-      add(n.left as Node);
-      add(n.right);
-      return out;
-    case AST_NODE_TYPES.ConditionalExpression:
-      add(n.consequent);
-      add(n.alternate);
-      return out;
-    case AST_NODE_TYPES.ArrayExpression:
-      n.elements.forEach((e) => add(e));
-      return out;
-    case AST_NODE_TYPES.ObjectExpression:
-      for (const p of n.properties) add(p.type === AST_NODE_TYPES.Property ? (p.value as Node) : p);
-      return out;
-    case AST_NODE_TYPES.CallExpression:
-      add(n.callee);
-      n.arguments.forEach((a) => add(a));
-      return out;
-    case AST_NODE_TYPES.AwaitExpression:
-      add(n.argument);
-      return out;
-    default:
-      return out;
-  }
 }

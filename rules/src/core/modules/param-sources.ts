@@ -1,0 +1,142 @@
+/**
+ * Which parameters of a function a value comes from: one walk back through the function's
+ * bindings, members, templates, operators and calls, read as strictly or as liberally as its use
+ * asks (`ParamWalk`). A key that must name the caller's argument follows only what keeps the value
+ * (`String(id)`, `` `lock:${id}` ``); a value the caller may have decided follows everything it is
+ * built from.
+ */
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, calleeObject, contains, isFunctionNode, unwrap, type FunctionNode, type Node } from '../ast.js';
+
+export interface ParamWalk {
+  /** How many hops back the walk goes before it gives up. */
+  readonly maxDepth: number;
+  /**
+   * Which calls pass a parameter on: `all` (the callee and every argument, `format(id)`),
+   * `conversions` (only those that keep the value: `String(t)`, `t.toString()`, `ids.join()`), or
+   * `conversions-or-arguments` (those, and the arguments of any other call: a key built by a
+   * helper, `keyFor(id)`, still names it).
+   */
+  readonly calls: 'all' | 'conversions' | 'conversions-or-arguments';
+  /** `byId[id]`: a computed member comes from its key too, not only from its object. */
+  readonly computedKeys: boolean;
+  /** `{ id, ...rest }`: an object literal comes from its values. */
+  readonly objects: boolean;
+  /** `...items` comes from `items`; otherwise a spread reaches nothing. */
+  readonly spreads: boolean;
+  /** `await repo.findActive(userId)` is a read of what is stored now: the function's own, not the caller's. */
+  readonly awaitedReadsNothing: boolean;
+  /**
+   * Past a binding's initialiser: a loop variable from its collection (`for (const item of
+   * items)`), a reassigned `let` from every value it is given, a callback's parameter
+   * (`items.map((item) => ...)`) from the callee it is handed to.
+   */
+  readonly bindingFlow: boolean;
+}
+
+/** A value that may come from the caller counts as the caller's: liberal on purpose. */
+export const BUILT_FROM: ParamWalk = { maxDepth: 8, calls: 'all', computedKeys: true, objects: true, spreads: true, awaitedReadsNothing: true, bindingFlow: true };
+
+/** The parameter itself, or a form of it that keeps its value: `key`, `lease.token`, `` `lock:${id}` ``, `String(t)`. */
+export const SAME_VALUE: ParamWalk = { maxDepth: 6, calls: 'conversions', computedKeys: false, objects: false, spreads: false, awaitedReadsNothing: false, bindingFlow: false };
+
+/** As `SAME_VALUE`, for a key: a helper that builds it from the parameter (`this.prefixer(key)`) still names it. */
+export const NAMED_BY: ParamWalk = { ...SAME_VALUE, calls: 'conversions-or-arguments' };
+
+/** Conversions keep the value: `String(t)`, `BigInt(t)`, `t.toString()`, `JSON.stringify(k)`. */
+const CONVERSION = /^(?:String|Number|BigInt|parseInt|toString|valueOf|stringify|trim|toLowerCase|join)$/;
+
+/** The parameters of `fn` an expression's value comes from, read by `walk`. */
+export function paramSources(node: Node | undefined, fn: FunctionNode, sourceCode: SourceCode, walk: ParamWalk, depth = 0): Set<number> {
+  const out = new Set<number>();
+  if (!node || depth > walk.maxDepth) return out;
+  const add = (inner: Node | null | undefined) => {
+    const value = inner?.type === AST_NODE_TYPES.SpreadElement ? (walk.spreads ? inner.argument : undefined) : inner;
+    if (value) for (const i of paramSources(value, fn, sourceCode, walk, depth + 1)) out.add(i);
+  };
+  if (walk.awaitedReadsNothing) {
+    for (let w: Node = node; ; w = (w as TSESTree.TSNonNullExpression).expression) {
+      if (w.type === AST_NODE_TYPES.AwaitExpression) return out;
+      if (w.type !== AST_NODE_TYPES.TSNonNullExpression && w.type !== AST_NODE_TYPES.TSAsExpression && w.type !== AST_NODE_TYPES.ChainExpression) break;
+    }
+  }
+  const n = unwrap(node);
+  switch (n.type) {
+    case AST_NODE_TYPES.Identifier: {
+      const variable = ASTUtils.findVariable(sourceCode.getScope(n), n.name);
+      const def = variable?.defs[0];
+      if (!def) return out;
+      if (def.type === 'Parameter' && def.node === fn) {
+        const index = paramIndex(def.name, fn);
+        if (index !== undefined) out.add(index);
+      } else if (def.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && contains(fn, def.node)) {
+        add(def.node.init);
+        if (!walk.bindingFlow) return out;
+        const loop = def.node.parent?.parent;
+        if (loop?.type === AST_NODE_TYPES.ForOfStatement || loop?.type === AST_NODE_TYPES.ForInStatement) add(loop.right);
+        // A destructured binding (`const { id } = input`) and reassignments stay with their sources.
+        for (const ref of variable?.references ?? []) if (ref.writeExpr && ref.writeExpr !== def.node.init) add(ref.writeExpr as Node);
+      } else if (walk.bindingFlow && def.type === 'Parameter' && isFunctionNode(def.node) && contains(fn, def.node)) {
+        const call = def.node.parent;
+        if (call?.type === AST_NODE_TYPES.CallExpression) add(call.callee);
+      }
+      return out;
+    }
+    case AST_NODE_TYPES.MemberExpression:
+      add(n.object);
+      if (walk.computedKeys && n.computed) add(n.property);
+      return out;
+    case AST_NODE_TYPES.TemplateLiteral:
+      n.expressions.forEach(add);
+      return out;
+    case AST_NODE_TYPES.BinaryExpression:
+    case AST_NODE_TYPES.LogicalExpression:
+      add(n.left as Node);
+      add(n.right);
+      return out;
+    case AST_NODE_TYPES.ConditionalExpression:
+      add(n.consequent);
+      add(n.alternate);
+      return out;
+    case AST_NODE_TYPES.ArrayExpression:
+      n.elements.forEach((e) => add(e));
+      return out;
+    case AST_NODE_TYPES.ObjectExpression:
+      if (walk.objects) for (const p of n.properties) add(p.type === AST_NODE_TYPES.Property ? (p.value as Node) : p);
+      return out;
+    case AST_NODE_TYPES.CallExpression: {
+      if (walk.calls === 'all') {
+        add(n.callee);
+        n.arguments.forEach((a) => add(a));
+        return out;
+      }
+      const name = calleeName(n);
+      if (name && CONVERSION.test(name)) {
+        const object = calleeObject(n);
+        if (object && name !== 'stringify') add(object);
+        n.arguments.forEach((a) => add(a));
+      } else if (walk.calls === 'conversions-or-arguments') {
+        n.arguments.forEach((a) => add(a));
+      }
+      return out;
+    }
+    default:
+      return out;
+  }
+}
+
+/** The parameter of `fn` an expression is, directly (`id`, not `id.x`; a name destructured from one counts as it). */
+export function directParam(node: Node | undefined, fn: FunctionNode, sourceCode: SourceCode): number | undefined {
+  if (!node) return undefined;
+  const n = unwrap(node);
+  if (n.type !== AST_NODE_TYPES.Identifier) return undefined;
+  const def = ASTUtils.findVariable(sourceCode.getScope(n), n.name)?.defs[0];
+  return def?.type === 'Parameter' && def.node === fn ? paramIndex(def.name, fn) : undefined;
+}
+
+/** Which of `fn`'s parameters declares a name (`{ id }` in `({ id }, opts) =>` is the first). */
+function paramIndex(name: Node, fn: FunctionNode): number | undefined {
+  const index = fn.params.findIndex((p) => contains(p, name));
+  return index >= 0 ? index : undefined;
+}
