@@ -98,6 +98,13 @@ function resolvesToNothing(node: Node, visitorKeys: SourceCode.VisitorKeys): boo
   return !valued;
 }
 
+/** `null`, `undefined`, `false`, `0`, `''`: a return that says "nothing", as a failed acquire does. */
+function isNoValue(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
+  return n.type === AST_NODE_TYPES.Literal && !n.value;
+}
+
 function locationOf(file: string, node: Node): SourceLocation {
   return { file, line: node.loc.start.line, column: node.loc.start.column, endLine: node.loc.end.line, endColumn: node.loc.end.column };
 }
@@ -675,8 +682,14 @@ class ModuleSummarizer implements ModuleBuilder {
         // It escapes when the caller gets something back, the lock sits on the caller's own
         // connection, or the function is named for taking it; a function that only uses the
         // lock and lets it expire is no acquire for its callers.
+        // A function that also hands back a value on a path that took no lock (get-or-create:
+        // `if (existing) return existing;` before the acquire) tells its caller nothing about the
+        // lock: what it returns is the function's result, not a lock the caller now holds.
         const session = this.sessionOf(site, fn, analysis, undefined);
-        if (this.returnsOf(fn).some((r) => !resolvesToNothing(r, this.sourceCode.visitorKeys)) || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
+        const returns = this.returnsOf(fn);
+        const valueWithoutLock = returns.some((r) => r.range[1] <= site.node.range[0] && !isNoValue(r));
+        const handsBack = !valueWithoutLock && returns.some((r) => !resolvesToNothing(r, this.sourceCode.visitorKeys));
+        if (handsBack || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
           return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}) };
         }
       }
