@@ -107,6 +107,13 @@ function resolvesToNothing(node: Node, visitorKeys: SourceCode.VisitorKeys): boo
   return !valued;
 }
 
+/** `null`, `undefined`, `false`, `0`, `''`: a return that says "nothing", as a failed acquire does. */
+function isNoValue(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
+  return n.type === AST_NODE_TYPES.Literal && !n.value;
+}
+
 function locationOf(file: string, node: Node): SourceLocation {
   return { file, line: node.loc.start.line, column: node.loc.start.column, endLine: node.loc.end.line, endColumn: node.loc.end.column };
 }
@@ -728,14 +735,23 @@ class ModuleSummarizer implements ModuleBuilder {
       const returnsReply = setNx !== undefined && this.returnsReply(setNx.call, fn);
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
+      // `withLeaderLock({ key, onLeader })`: an option of the caller's called under the lock.
+      const option = owner === fn ? this.optionCalledIn(site.range, fn, analysis) : undefined;
+      if (option) return { ...common, style: 'callback', callbackArg: option.arg, callbackProperty: option.property, tokenProperties: [] };
       // A lock still held when the function returns: the caller holds it until a release.
       const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program && !this.retriedBy(owner, site.node, fn);
       if (!releasedInPlace(site) && !inCallback && !site.callbackArgument) {
         // It escapes when the caller gets something back, the lock sits on the caller's own
         // connection, or the function is named for taking it; a function that only uses the
         // lock and lets it expire is no acquire for its callers.
+        // A function that also hands back a value on a path that took no lock (get-or-create:
+        // `if (existing) return existing;` before the acquire) tells its caller nothing about the
+        // lock: what it returns is the function's result, not a lock the caller now holds.
         const session = this.sessionOf(site, fn, analysis, undefined);
-        if (this.returnsOf(fn).some((r) => !resolvesToNothing(r, this.sourceCode.visitorKeys)) || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
+        const returns = this.returnsOf(fn);
+        const valueWithoutLock = returns.some((r) => r.range[1] <= site.node.range[0] && !isNoValue(r));
+        const handsBack = !valueWithoutLock && returns.some((r) => !resolvesToNothing(r, this.sourceCode.visitorKeys));
+        if (handsBack || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
           return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}), ...(returnsReply ? { returnsReply } : {}) };
         }
       }
@@ -773,9 +789,32 @@ class ModuleSummarizer implements ModuleBuilder {
     return undefined;
   }
 
-  /** `runFunc` destructured from parameter `arg` (`({ runFunc }) => ...`), or `options.runFunc` of a parameter. */
+  /** The first option of the caller's (see `optionOf`) that is called inside `range`. */
+  private optionCalledIn(range: TSESTree.Range, fn: FunctionNode, analysis: FileAnalysis): { arg: number; property: string } | undefined {
+    for (const call of analysis.calls) {
+      if (!contains(range, call) || enclosingFunction(call) !== fn) continue;
+      const option = this.optionOf(call.callee, fn);
+      if (option) return option;
+    }
+    return undefined;
+  }
+
+  /**
+   * `runFunc` destructured from parameter `arg` (`({ runFunc }) => ...`, or `const { runFunc } =
+   * options` in the body), or `options.runFunc` of a parameter.
+   */
   private optionOf(callee: Node, fn: FunctionNode): { arg: number; property: string } | undefined {
     const target = unwrap(callee);
+    if (target.type === AST_NODE_TYPES.Identifier) {
+      const def = ASTUtils.findVariable(this.sourceCode.getScope(target), target.name)?.defs[0];
+      const declarator = def?.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator ? def.node : undefined;
+      if (declarator?.id.type === AST_NODE_TYPES.ObjectPattern && declarator.init && enclosingFunction(declarator) === fn) {
+        const arg = this.directParam(declarator.init, fn);
+        const param = arg !== undefined ? fn.params[arg] : undefined;
+        const property = arg !== undefined && param?.type === AST_NODE_TYPES.Identifier ? this.patternProperty(declarator.id, target.name) : undefined;
+        if (arg !== undefined && property) return { arg, property };
+      }
+    }
     if (target.type === AST_NODE_TYPES.MemberExpression && !target.computed) {
       const arg = this.directParam(target.object, fn);
       const property = memberName(target);
@@ -788,13 +827,16 @@ class ModuleSummarizer implements ModuleBuilder {
     let pattern: Node = fn.params[arg];
     if (pattern.type === AST_NODE_TYPES.AssignmentPattern) pattern = pattern.left;
     if (pattern.type !== AST_NODE_TYPES.ObjectPattern) return undefined;
+    const property = this.patternProperty(pattern, target.name);
+    return property ? { arg, property } : undefined;
+  }
+
+  /** The property an object pattern binds `name` to: `{ onLeader }`, `{ run: job }`, `{ run = noop }`. */
+  private patternProperty(pattern: TSESTree.ObjectPattern, name: string): string | undefined {
     for (const p of pattern.properties) {
       if (p.type !== AST_NODE_TYPES.Property) continue;
       const value = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
-      if (value.type === AST_NODE_TYPES.Identifier && value.name === target.name) {
-        const property = propertyKeyName(p);
-        return property ? { arg, property } : undefined;
-      }
+      if (value.type === AST_NODE_TYPES.Identifier && value.name === name) return propertyKeyName(p);
     }
     return undefined;
   }

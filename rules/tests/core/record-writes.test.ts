@@ -27,6 +27,17 @@ const recordError = (line: number) => ({ messageId: 'recordWriteUnfenced' as con
 ruleTester.run('require-fence-condition (active records)', rule, {
   valid: [
     {
+      name: 'an element of a plain array (not a list read) with a save method is no record',
+      code: `${sequelize}export async function flushAll(id: string, drafts: { save(): Promise<void> }[]) {
+  await redlock.using(['drafts:' + id], 5000, async () => {
+    const pending = drafts.filter(Boolean);
+    for (const draft of pending) await draft.save();
+    const found = pending.find((d) => !!d);
+    await found?.save();
+  });
+}`,
+    },
+    {
       name: 'a save after the lock is released runs outside the critical section',
       code: `${sequelize}class Account extends Model {}
 Account.init({ plan: DataTypes.STRING }, { sequelize });
@@ -86,6 +97,37 @@ export async function touch(id: string) {
     },
   ],
   invalid: [
+    {
+      name: 'TypeORM: rows read as a list, changed and saved back through the repository',
+      code: `import Redlock from 'redlock';
+import Redis from 'ioredis';
+import { DataSource, In } from 'typeorm';
+const redlock = new Redlock([new Redis()]);
+declare const db: DataSource;
+class Slot { id!: string; state!: string; }
+export async function book(ids: string[]) {
+  await redlock.using(['slots:' + ids.join(',')], 5000, async () => {
+    const repo = db.getRepository(Slot);
+    const slots = await repo.findBy({ id: In(ids) });
+    slots.forEach((slot) => { slot.state = 'booked'; });
+    await repo.save(slots);
+  });
+}`,
+      errors: [recordError(12)],
+    },
+    {
+      name: 'Sequelize and Mongoose: each record of a list read, written back in a loop or a callback',
+      code: `${sequelize}class Invoice extends Model {}
+Invoice.init({ status: DataTypes.STRING }, { sequelize });
+export async function closeAll(customer: string) {
+  const lock = await redlock.acquire(['invoices:' + customer], 5000);
+  const invoices = await Invoice.findAll({ where: { customer } });
+  for (const invoice of invoices) await invoice.update({ status: 'closed' });
+  await Promise.all(invoices.map((invoice) => invoice.destroy()));
+  await lock.release();
+}`,
+      errors: [recordError(11), recordError(12)],
+    },
     {
       name: 'Sequelize: a record read under the lock and saved back',
       code: `${sequelize}class Account extends Model {}

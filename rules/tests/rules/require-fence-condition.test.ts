@@ -18,6 +18,41 @@ const authority = new LeaseAuthority(pool);
 ruleTester.run('require-fence-condition', rule, {
   valid: [
     {
+      name: 'get-or-create helpers keep their lock: released through the function the acquire returned, or let lapse while handing back a record',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+async function acquireLock(key: string): Promise<(() => Promise<void>) | null> {
+  const owner = String(process.pid) + '-' + Date.now();
+  if ((await redis.set(key, owner, 'EX', 10, 'NX')) !== 'OK') return null;
+  return async () => { await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end", 1, key, owner); };
+}
+async function ensureBucket(user: string) {
+  const found = await pool.query('SELECT * FROM buckets WHERE user_id = $1', [user]);
+  if (found.rows[0]) return found.rows[0];
+  const release = await acquireLock('bucket:' + user);
+  if (!release) throw new Error('busy');
+  try {
+    return (await pool.query('INSERT INTO buckets (user_id, used) VALUES ($1, 0) RETURNING *', [user])).rows[0];
+  } finally {
+    await release();
+  }
+}
+async function ensureTray(user: string) {
+  const found = await pool.query('SELECT * FROM trays WHERE user_id = $1', [user]);
+  if (found.rows[0]) return found.rows[0];
+  if (!(await acquireLock('tray:' + user))) throw new Error('busy');
+  return (await pool.query('INSERT INTO trays (user_id, used) VALUES ($1, 0) RETURNING *', [user])).rows[0];
+}
+export async function recount(user: string, used: number) {
+  const bucket = await ensureBucket(user);
+  await pool.query('UPDATE buckets SET used = $1 WHERE id = $2', [used, bucket.id]);
+  const tray = await ensureTray(user);
+  await pool.query('UPDATE trays SET used = $1 WHERE id = $2', [used, tray.id]);
+}`,
+    },
+    {
       name: 'compared but not stored is require-token-update\'s finding, not this rule\'s',
       code: `import { Pool } from 'pg';
 const pool = new Pool();
@@ -488,6 +523,31 @@ export async function drain(queue: string) {
     },
   ],
   invalid: [
+    {
+      name: 'a lock whose handle is its release: held until the handle is called, also when a helper hands the handle over',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+async function acquireLock(key: string): Promise<(() => Promise<void>) | null> {
+  const owner = String(process.pid) + '-' + Date.now();
+  if ((await redis.set(key, owner, 'EX', 10, 'NX')) !== 'OK') return null;
+  return async () => { await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end", 1, key, owner); };
+}
+async function holdBuckets(user: string) {
+  const release = await acquireLock('bucket:' + user);
+  if (!release) return null;
+  return release;
+}
+export async function closeAll(user: string) {
+  const release = await holdBuckets(user);
+  if (!release) return;
+  await pool.query('UPDATE buckets SET closed = true WHERE user_id = $1', [user]);
+  await release();
+  await pool.query('UPDATE buckets SET audited = true WHERE user_id = $1', [user]);
+}`,
+      errors: [{ line: 18, messageId: 'missingFenceNoToken' }],
+    },
     {
       name: 'a DELETE under the lock deletes newer data, it does not overwrite it; the acquire is quoted as written',
       code: `${redlockPg}

@@ -513,6 +513,9 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
         (/^(?:eval|evalsha|evalSha|fcall)$/i.test(method) && call.arguments.some((a) => input.sourceText(a) === site.lockKeyText || (a.type === AST_NODE_TYPES.ObjectExpression && input.sourceText(a).includes(site.lockKeyText ?? '\u0000'))));
     } else if (objectKey !== undefined && objectKey === site.handleKey) {
       isRelease = releaseNames.includes(method) || GENERIC_RELEASE_METHOD.test(method);
+    } else if (site.handleKey !== undefined && !object && receiverKey(call.callee) === site.handleKey) {
+      // The handle is itself the release: `const release = await acquireLock(k); ...; await release()`.
+      isRelease = true;
     } else if (objectKey !== undefined && objectKey === site.authorityKey) {
       const first = call.arguments[0];
       const argKey = first ? receiverKey(first) : undefined;

@@ -7,6 +7,13 @@
 /** ORM / document-store reads of one record: Prisma, TypeORM, Sequelize, Mongoose, MongoDB. */
 export const RECORD_READ_METHOD = /^(?:findUnique|findUniqueOrThrow|findFirst|findFirstOrThrow|findOne|findOneOrFail|findOneBy|findOneByOrFail|findById|findByPk|findOneAndGet)$/;
 
+/**
+ * ORM reads of a list of records, each a record the ORM writes back: TypeORM `find`/`findBy`,
+ * Mongoose `Model.find`, Sequelize `findAll`. Only for writes back (`repo.save(rows)`,
+ * `row.save()` over the list); a compare of one of them is not a single-record read.
+ */
+export const RECORD_LIST_READ_METHOD = /^(?:find|findBy|findAll)$/;
+
 /** Key-value reads: Redis/Valkey `GET`/`HGET`, DynamoDB DocumentClient `get`. */
 export const KEY_VALUE_READ_METHOD = /^(?:get|GET|hget|HGET|hGet)$/;
 

@@ -13,7 +13,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, isFunctionNode, memberName, propertyKeyName, propertyValue, receiverPath, unwrap, type Node } from '../ast.js';
-import { RECORD_READ_METHOD } from '../models/record-reads.js';
+import { RECORD_LIST_READ_METHOD, RECORD_READ_METHOD } from '../models/record-reads.js';
 import { SINK_MODELS, type SinkModel, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
 
@@ -39,7 +39,7 @@ export interface RecordWriteReading {
 
 const RECORD_MODELS = SINK_MODELS.filter((m) => m.records);
 /** Model reads that name their library: Sequelize `findByPk`, Mongoose `findById`, TypeORM `findOneBy`. */
-const READ_LIBRARY: Readonly<Record<string, string>> = { findByPk: 'sequelize', findById: 'mongodb', findOneBy: 'typeorm', findOneByOrFail: 'typeorm', findOneOrFail: 'typeorm' };
+const READ_LIBRARY: Readonly<Record<string, string>> = { findByPk: 'sequelize', findById: 'mongodb', findOneBy: 'typeorm', findOneByOrFail: 'typeorm', findOneOrFail: 'typeorm', findBy: 'typeorm', findAll: 'sequelize', find: 'mongodb' };
 
 function recordKind(model: SinkModel, method: string): WriteKind | undefined {
   return Object.prototype.hasOwnProperty.call(model.records!.methods, method) ? model.records!.methods[method] : undefined;
@@ -57,11 +57,49 @@ function declaratorOf(id: TSESTree.Identifier): TSESTree.VariableDeclarator | un
   return undefined;
 }
 
-/** `Model.findByPk(id)`, `Job.findById(id).exec()`, `repo.findOneBy({ id })`: the read call, past an `exec()`. */
-function modelRead(init: Node | undefined): TSESTree.CallExpression | undefined {
+/**
+ * `Model.findByPk(id)`, `Job.findById(id).exec()`, `repo.findOneBy({ id })`: the read call, past
+ * an `exec()`. With `list`, also reads of several records (`repo.find(...)`, `Model.findAll()`).
+ */
+function modelRead(init: Node | undefined, list = false): TSESTree.CallExpression | undefined {
   let call = init && unwrap(init);
   if (call?.type === AST_NODE_TYPES.CallExpression && calleeName(call) === 'exec') call = calleeObject(call) && unwrap(calleeObject(call)!);
-  return call?.type === AST_NODE_TYPES.CallExpression && RECORD_READ_METHOD.test(calleeName(call) ?? '') ? call : undefined;
+  if (call?.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const name = calleeName(call) ?? '';
+  return RECORD_READ_METHOD.test(name) || (list && RECORD_LIST_READ_METHOD.test(name)) ? call : undefined;
+}
+
+/**
+ * The read a record comes from: its own declarator's, or, for an element of a list read
+ * (`for (const row of rows)`, `rows.forEach((row) => ...)`), the list's. `list` lets the
+ * record itself be the list (`repo.save(rows)`).
+ */
+function recordRead(id: TSESTree.Identifier, list: boolean): TSESTree.CallExpression | undefined {
+  const own = declaratorOf(id);
+  if (own) return modelRead(own.init ?? undefined, list);
+  const element = listOfElement(id);
+  return element ? modelRead(declaratorOf(element)?.init ?? undefined, true) : undefined;
+}
+
+/** The list an element name iterates: `for (const row of rows)` or a callback of `rows.forEach/map`. */
+function listOfElement(id: TSESTree.Identifier): TSESTree.Identifier | undefined {
+  for (let n: Node | undefined = id.parent; n; n = n.parent) {
+    if (n.type === AST_NODE_TYPES.ForOfStatement && n.left.type === AST_NODE_TYPES.VariableDeclaration) {
+      const bound = n.left.declarations[0]?.id;
+      const right = unwrap(n.right);
+      if (bound?.type === AST_NODE_TYPES.Identifier && bound.name === id.name) return right.type === AST_NODE_TYPES.Identifier ? right : undefined;
+    }
+    if (isFunctionNode(n)) {
+      const first = n.params[0];
+      if (first?.type === AST_NODE_TYPES.Identifier && first.name === id.name) {
+        const call = n.parent;
+        const list = call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === n && /^(?:forEach|map)$/.test(calleeName(call) ?? '') ? calleeObject(call) : undefined;
+        return list && unwrap(list).type === AST_NODE_TYPES.Identifier ? (unwrap(list) as TSESTree.Identifier) : undefined;
+      }
+      if (n.params.some((p) => p.type === AST_NODE_TYPES.Identifier && p.name === id.name)) return undefined;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -69,10 +107,10 @@ function modelRead(init: Node | undefined): TSESTree.CallExpression | undefined 
  * class by its name (`User.findByPk`), or a TypeORM repository by its name; undefined for a
  * plain client (`prisma.user.findUnique`, `db.collection('x').findOne`), which returns data.
  */
-export function fetchedRecordModel(record: Node, receivers?: ReceiverTable): SinkModel | undefined {
+export function fetchedRecordModel(record: Node, receivers?: ReceiverTable, list = false): SinkModel | undefined {
   const id = unwrap(record);
   if (id.type !== AST_NODE_TYPES.Identifier) return undefined;
-  const read = modelRead(declaratorOf(id)?.init ?? undefined);
+  const read = recordRead(id, list);
   const owner = read && calleeObject(read);
   if (!read || !owner) return undefined;
   const resolved = receivers?.sinkModelOf(owner);
@@ -225,10 +263,11 @@ export function readRecordWrite(node: TSESTree.CallExpression, receivers?: Recei
   // `repo.save(order)` of an entity read before: the repository writes the record back.
   const first = node.arguments[0];
   const repository = receivers?.sinkModelOf(receiver)?.id === 'typeorm' || /(?:repo|repository|manager)$/i.test(receiverPath(receiver).pop() ?? '');
-  const model = repository && first && first.type !== AST_NODE_TYPES.SpreadElement ? fetchedRecordModel(first, receivers) : fetchedRecordModel(receiver, receivers);
+  const viaRepository = repository && !!first && first.type !== AST_NODE_TYPES.SpreadElement;
+  const model = viaRepository ? fetchedRecordModel(first, receivers, true) : fetchedRecordModel(receiver, receivers);
   const kind = model && recordKind(model, method);
   if (!model || !kind) return undefined;
-  const read = modelRead(declaratorOf(unwrap(repository && first ? first : receiver) as TSESTree.Identifier)?.init ?? undefined);
+  const read = recordRead(unwrap(viaRepository ? first : receiver) as TSESTree.Identifier, viaRepository);
   const modelName = read && calleeObject(read) && unwrap(calleeObject(read)!).type === AST_NODE_TYPES.Identifier ? (unwrap(calleeObject(read)!) as TSESTree.Identifier).name : undefined;
   const versioned = !!modelName && declaredVersioned(modelName, model, programOf(node));
   return { model, method, kind, record: { origin: 'fetched', inherited: false, versioned } };
