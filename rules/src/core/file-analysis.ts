@@ -10,7 +10,7 @@ import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, 
 import { fileNodes } from './file-nodes.js';
 import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
-import { RedisLockKeys } from './locks/redis-locks.js';
+import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
 import { FunctionIndex } from './modules/functions.js';
@@ -256,7 +256,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const isOwnLockKey = (key: Node): boolean => {
     lockKeys ??= new RedisLockKeys(calls, sourceCode);
     const site = lockKeys.setNxOf(key);
-    return !!site && (builtKey(key) || enclosingFunction(site.call) === enclosingFunction(key));
+    return !!site && (fileWideKey(key, sourceCode) || enclosingFunction(site.call) === enclosingFunction(key));
   };
 
   // `await this.watch(key)` before `multi()...exec()`: a WATCH sent in the function, or by a same-file helper it called.
@@ -688,30 +688,6 @@ interface WriteEnv {
 }
 
 const REDIS = sinkModel('redis');
-
-/**
- * A key built by a call, a template or a concatenation (`this.keyFor(doc)`, `lock:${id}`): the
- * same text names the same key family in any function of the file. A bare name (`key`) only
- * where it is the same variable, so it is compared within one function.
- */
-function builtKey(key: Node): boolean {
-  let k = unwrap(key);
-  // `const redisKey = this.keyFor(id)`: the name stands for the key it is bound to.
-  if (k.type === AST_NODE_TYPES.Identifier) k = constInit(k) ?? k;
-  return k.type === AST_NODE_TYPES.CallExpression || (k.type === AST_NODE_TYPES.TemplateLiteral && k.expressions.length > 0) || (k.type === AST_NODE_TYPES.BinaryExpression && k.operator === '+');
-}
-
-/** The initializer of a `const` declared in an enclosing block of `id`. */
-function constInit(id: TSESTree.Identifier): Node | undefined {
-  for (let scope: Node | undefined = id.parent; scope; scope = scope.parent) {
-    if (scope.type !== AST_NODE_TYPES.BlockStatement && scope.type !== AST_NODE_TYPES.Program) continue;
-    for (const statement of scope.body) {
-      if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') continue;
-      for (const d of statement.declarations) if (d.id.type === AST_NODE_TYPES.Identifier && d.id.name === id.name && d.init) return unwrap(d.init);
-    }
-  }
-  return undefined;
-}
 
 /** The write a node makes, if it is one of the sinks, judged for a fence. */
 function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression, env: WriteEnv): WriteReading | undefined {
