@@ -9,8 +9,8 @@ import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint
 import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, receiverPath, unwrap, type FunctionNode, type Node } from './ast.js';
 import { fileNodes } from './file-nodes.js';
 import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
-import { boundToAdvisoryLock, callBoundToAdvisoryLock, type AdvisoryScope } from './locks/advisory-scope.js';
-import { RedisLockKeys } from './locks/redis-locks.js';
+import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope } from './locks/advisory-scope.js';
+import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
 import { FunctionIndex } from './modules/functions.js';
@@ -257,7 +257,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const isOwnLockKey = (key: Node): boolean => {
     lockKeys ??= new RedisLockKeys(calls, sourceCode);
     const site = lockKeys.setNxOf(key);
-    return !!site && (builtKey(key) || enclosingFunction(site.call) === enclosingFunction(key));
+    return !!site && (fileWideKey(key, sourceCode) || enclosingFunction(site.call) === enclosingFunction(key));
   };
 
   // `await this.watch(key)` before `multi()...exec()`: a WATCH sent in the function, or by a same-file helper it called.
@@ -461,6 +461,8 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
 
   // Functions reached from each critical section: the section runs their bodies too.
   const reached = new Map<FunctionNode, AcquireSite>();
+  // The call in the section itself through which a function is reached (`renameShelf(id)`).
+  const enteredBy = new Map<FunctionNode, TSESTree.CallExpression>();
   for (const site of acquires) {
     const queue: Array<{ range: TSESTree.Range; depth: number }> = [{ range: site.range, depth: 0 }];
     while (queue.length > 0) {
@@ -471,6 +473,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         const fn = functions.callee(call);
         if (!fn || reached.has(fn) || contains(fn, site.node)) continue;
         reached.set(fn, site);
+        if (depth === 0) enteredBy.set(fn, call);
         queue.push({ range: bodyOf(fn), depth: depth + 1 });
       }
     }
@@ -528,6 +531,11 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const receivedWrites: ReceivedWriteSite[] = [];
   const receivedSql: Array<{ call: SqlCall }> = [];
 
+  // A statement a same-file helper returns unrun runs where the section's call of that helper stands.
+  const statementOf = (node: Node): Node => {
+    const fn = returnedUnrunBy(node);
+    return (fn && enteredBy.get(fn)) ?? node;
+  };
   const candidates: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression> = [...calls, ...tagged, ...constructed].sort(
     (a, b) => a.range[0] - b.range[0],
   );
@@ -559,7 +567,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
-      const bound = acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn));
+      const bound = batchedUnderLock(acquire, statementOf(reading.node), sourceCode) ?? (acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn)));
       writes.push((bound ? { ...reading, acquire, fenced: true, boundToLock: bound } : { ...reading, acquire }) as WriteSite);
       continue;
     }
@@ -570,7 +578,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         // Also for a helper's lock: `closeWatches(tx, id)` handed the transaction `lockChat(tx, id)` locked.
         const session = acquire.lockedSession;
         const handedSession = session && node.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && receiverKey(a) === session.key) ? session.scope : undefined;
-        const bound = viaCall.fenced ? undefined : acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode) : handedSession;
+        const bound = viaCall.fenced
+          ? undefined
+          : (batchedUnderLock(acquire, node, sourceCode) ?? (acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode) : handedSession));
         writes.push(bound ? { ...viaCall, fenced: true, boundToLock: bound } : viaCall);
         continue;
       }
@@ -582,6 +592,16 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   if (callees) writes.push(...passedFunctionWrites(acquires, callees, project!));
   sharedHelperCalls(writes, acquires, calls, functions, sourceCode, fileName);
   return { acquires, writes, received, receivedWrites, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
+}
+
+/**
+ * An xact advisory lock statement (or a helper's call returning one) and a write that follows it
+ * in the same batch transaction (`prisma.$transaction([lockSplits(id), prisma.split.update(...)])`):
+ * the write commits with the transaction that holds the lock.
+ */
+function batchedUnderLock(acquire: AcquireSite, write: Node, sourceCode: SourceCode): AdvisoryScope | undefined {
+  const scope = acquire.advisory?.scope ?? acquire.origin?.returnsStatement;
+  return scope === 'transaction' && runsLaterInBatch(acquire.node, write, sourceCode) ? 'transaction' : undefined;
 }
 
 /**
@@ -689,30 +709,6 @@ interface WriteEnv {
 }
 
 const REDIS = sinkModel('redis');
-
-/**
- * A key built by a call, a template or a concatenation (`this.keyFor(doc)`, `lock:${id}`): the
- * same text names the same key family in any function of the file. A bare name (`key`) only
- * where it is the same variable, so it is compared within one function.
- */
-function builtKey(key: Node): boolean {
-  let k = unwrap(key);
-  // `const redisKey = this.keyFor(id)`: the name stands for the key it is bound to.
-  if (k.type === AST_NODE_TYPES.Identifier) k = constInit(k) ?? k;
-  return k.type === AST_NODE_TYPES.CallExpression || (k.type === AST_NODE_TYPES.TemplateLiteral && k.expressions.length > 0) || (k.type === AST_NODE_TYPES.BinaryExpression && k.operator === '+');
-}
-
-/** The initializer of a `const` declared in an enclosing block of `id`. */
-function constInit(id: TSESTree.Identifier): Node | undefined {
-  for (let scope: Node | undefined = id.parent; scope; scope = scope.parent) {
-    if (scope.type !== AST_NODE_TYPES.BlockStatement && scope.type !== AST_NODE_TYPES.Program) continue;
-    for (const statement of scope.body) {
-      if (statement.type !== AST_NODE_TYPES.VariableDeclaration || statement.kind !== 'const') continue;
-      for (const d of statement.declarations) if (d.id.type === AST_NODE_TYPES.Identifier && d.id.name === id.name && d.init) return unwrap(d.init);
-    }
-  }
-  return undefined;
-}
 
 /** The write a node makes, if it is one of the sinks, judged for a fence. */
 function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression, env: WriteEnv): WriteReading | undefined {

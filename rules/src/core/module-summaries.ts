@@ -752,11 +752,31 @@ class ModuleSummarizer implements ModuleBuilder {
         const valueWithoutLock = returns.some((r) => r.range[1] <= site.node.range[0] && !isNoValue(r));
         const handsBack = !valueWithoutLock && returns.some((r) => !resolvesToNothing(r, this.sourceCode.visitorKeys));
         if (handsBack || session?.arg !== undefined || ACQUIRE_FUNCTION.test(this.functionName(fn))) {
-          return { ...common, style: 'handle', tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis), session, ...(valueArg !== undefined ? { valueArg } : {}), ...(returnsReply ? { returnsReply } : {}) };
+          const returnsStatement = this.returnedStatementScope(site, fn);
+          return {
+            ...common,
+            style: 'handle',
+            tokenProperties: this.handleTokenProperties(site.node, site.handleKey, site.tokenProperties, fn, analysis),
+            session,
+            ...(valueArg !== undefined ? { valueArg } : {}),
+            ...(returnsReply ? { returnsReply } : {}),
+            ...(returnsStatement ? { returnsStatement } : {}),
+          };
         }
       }
     }
     return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis);
+  }
+
+  /**
+   * The scope of an advisory lock this function returns as a statement not yet run
+   * (`return prisma.$queryRaw\`SELECT pg_advisory_xact_lock(...)\``, or a helper's such statement
+   * returned in turn). An `async` function sends it before it returns, so it returns none.
+   */
+  private returnedStatementScope(site: AcquireSite, fn: FunctionNode): AcquireSummary['returnsStatement'] {
+    const scope = site.advisory?.scope ?? site.origin?.returnsStatement;
+    if (!scope || fn.async || enclosingFunction(site.node) !== fn) return undefined;
+    return this.returnsOf(fn).some((r) => unwrap(r) === site.node) ? scope : undefined;
   }
 
   /**

@@ -9,6 +9,7 @@ import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/util
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, enclosingFunction, isFunctionNode, memberName, propertyKeyName, unwrap, walk, type FunctionNode, type Node } from '../ast.js';
 import { receiverKey } from '../modules/receivers.js';
+import { BATCH_TRANSACTION_METHODS } from '../models/sinks.js';
 
 export type AdvisoryScope = 'transaction' | 'session';
 
@@ -302,6 +303,71 @@ export function callBoundToAdvisoryLock(lock: AdvisoryLock, lockNode: Node, call
     return key !== undefined && key === lock.connection && isLockBinding(held, lockNode, key, call, sourceCode, undefined);
   });
   return handedIn ? scopeOnOwnConnection(held, lockNode, queries, sourceCode) : undefined;
+}
+
+/** Wrappers that leave a statement what it is: a type assertion, a non-null assertion. */
+const STATEMENT_WRAPPER = new Set<string>([AST_NODE_TYPES.TSAsExpression, AST_NODE_TYPES.TSNonNullExpression, AST_NODE_TYPES.TSSatisfiesExpression, AST_NODE_TYPES.TSTypeAssertion]);
+
+/**
+ * The element of an array literal a statement is, with its index: the statement itself, or the
+ * builder chain it starts (`db.update(t).set(v).where(c)`), under type assertions.
+ */
+function arrayElementOf(node: Node): { array: TSESTree.ArrayExpression; index: number } | undefined {
+  let top: Node = node;
+  for (let i = 0; i < 30; i++) {
+    const parent: Node | undefined = top.parent;
+    if (parent && STATEMENT_WRAPPER.has(parent.type)) top = parent;
+    else if (parent?.type === AST_NODE_TYPES.MemberExpression && parent.object === top && parent.parent?.type === AST_NODE_TYPES.CallExpression && parent.parent.callee === parent) top = parent.parent;
+    else break;
+  }
+  const array = top.parent;
+  return array?.type === AST_NODE_TYPES.ArrayExpression ? { array, index: array.elements.indexOf(top as TSESTree.Expression) } : undefined;
+}
+
+/**
+ * Whether an array literal is the batch a batch transaction runs: its argument
+ * (`prisma.$transaction([...])`), what its callback returns (`sql.transaction((tx) => [...])`), or
+ * a `const` handed to it (`const steps = [...]; await db.batch(steps)`).
+ */
+function isBatchOfTransaction(array: TSESTree.ArrayExpression, sourceCode: SourceCode): boolean {
+  const runs = (call: Node | undefined, arg: Node): boolean =>
+    call?.type === AST_NODE_TYPES.CallExpression && call.arguments[0] === arg && unwrap(call.callee).type === AST_NODE_TYPES.MemberExpression && BATCH_TRANSACTION_METHODS.has(calleeName(call) ?? '');
+  let holder: Node = array;
+  while (holder.parent && STATEMENT_WRAPPER.has(holder.parent.type)) holder = holder.parent;
+  const parent = holder.parent;
+  if (runs(parent, holder)) return true;
+  if (parent?.type === AST_NODE_TYPES.ArrowFunctionExpression && parent.body === holder) return runs(parent.parent, parent);
+  if (parent?.type !== AST_NODE_TYPES.VariableDeclarator || parent.init !== holder || parent.id.type !== AST_NODE_TYPES.Identifier || parent.parent?.kind !== 'const') return false;
+  const variable = ASTUtils.findVariable(sourceCode.getScope(parent), parent.id.name);
+  return !!variable?.references.some((ref) => ref.identifier !== parent.id && runs(ref.identifier.parent, ref.identifier));
+}
+
+/**
+ * Whether `write` runs after the statement `lock` in one batch transaction: both are elements of
+ * the array a batch transaction runs (Prisma `$transaction([lock, write])`, Drizzle
+ * `db.batch([...])`, Neon `sql.transaction([...])`), which sends every element, in order, in one
+ * transaction. An xact lock taken by an element is held until that transaction ends, so the
+ * elements after it cannot land after the lock is gone. The lock is the statement itself, or a
+ * call to a helper that returns it unrun.
+ */
+export function runsLaterInBatch(lock: Node, write: Node, sourceCode: SourceCode): boolean {
+  const lockAt = arrayElementOf(lock);
+  if (!lockAt || lockAt.index < 0) return false;
+  const writeAt = arrayElementOf(write);
+  return !!writeAt && writeAt.array === lockAt.array && writeAt.index > lockAt.index && isBatchOfTransaction(lockAt.array, sourceCode);
+}
+
+/**
+ * The function that hands `statement` back unrun, for its caller to send (`return
+ * db.shelf.update(...)` as an element of a batch): not an `async` one, which sends what it
+ * returns before its caller gets it.
+ */
+export function returnedUnrunBy(statement: Node): FunctionNode | undefined {
+  let top: Node = statement;
+  while (top.parent && STATEMENT_WRAPPER.has(top.parent.type)) top = top.parent;
+  const parent = top.parent;
+  const fn = parent?.type === AST_NODE_TYPES.ReturnStatement ? enclosingFunction(parent) : parent && isFunctionNode(parent) && parent.body === top ? parent : undefined;
+  return fn && !fn.async ? fn : undefined;
 }
 
 /** How a query ends the transaction an xact lock lives in, on the same connection: `COMMIT` (or `END`), `ROLLBACK`. */

@@ -238,6 +238,26 @@ function functionName(fn: Node | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a key expression names the same key (or key family) in any function of the file, so
+ * that the same text elsewhere is the same key: one built by a call, a template or a
+ * concatenation (`this.keyFor(doc)`, `lock:${id}`), a fixed key (a string, a const bound to one,
+ * an imported name: `LEADER_KEY`), or a property of the instance (`this.lockKey`). A bare name
+ * bound per call (a parameter, a `let`) is the same key only where it is the same variable.
+ */
+export function fileWideKey(key: Node, sourceCode: SourceCode): boolean {
+  let k = unwrap(key);
+  if (k.type === AST_NODE_TYPES.Identifier) {
+    if (ASTUtils.findVariable(sourceCode.getScope(k), k.name)?.defs[0]?.type === 'ImportBinding') return true;
+    // `const redisKey = this.keyFor(id)`: the name stands for the key it is bound to.
+    const init = constInit(k, sourceCode);
+    if (init) k = unwrap(init);
+  }
+  if (staticString(k) !== undefined) return true;
+  if (k.type === AST_NODE_TYPES.MemberExpression && !k.computed && unwrap(k.object).type === AST_NODE_TYPES.ThisExpression) return true;
+  return k.type === AST_NODE_TYPES.CallExpression || (k.type === AST_NODE_TYPES.TemplateLiteral && k.expressions.length > 0) || (k.type === AST_NODE_TYPES.BinaryExpression && k.operator === '+');
+}
+
 function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
   const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
   const def = variable?.defs[0];

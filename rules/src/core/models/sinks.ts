@@ -130,6 +130,11 @@ export interface SinkModel {
   clientFactories: readonly string[];
   /** Client methods whose callback receives a client of the same library (`$transaction(async (tx) => ...)`). */
   clientCallbacks: readonly string[];
+  /**
+   * Client methods that run the statements of the array they are handed in order, in one
+   * transaction (Prisma `$transaction([a, b])`, Drizzle `db.batch([a, b])`, Neon `sql.transaction([a, b])`).
+   */
+  batchTransactions?: readonly string[];
   /** Last resort, when nothing resolves a receiver: names such clients are commonly given. */
   receiverNames?: RegExp;
   /** Receiver paths that always are this client (`db`, `this.api`): a project's own wrapper, declared in settings. */
@@ -202,6 +207,8 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['Pool', 'PoolClient', 'Client', 'ClientBase', 'VercelPool', 'VercelClient'],
     clientFactories: ['connect'],
     clientCallbacks: [],
+    // Neon's HTTP `sql.transaction([sql\`...\`, ...])`.
+    batchTransactions: ['transaction'],
     receiverNames: /^(?:pool|client|pg|pgPool|pgClient|db|database|conn|connection)$/i,
     sqlMethods: ['query'],
     conditionStyle: 'sql',
@@ -336,6 +343,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['PrismaClient', 'Prisma.TransactionClient', 'TransactionClient', 'Prisma.DefaultPrismaClient'],
     clientFactories: ['$extends'],
     clientCallbacks: ['$transaction'],
+    batchTransactions: ['$transaction'],
     receiverNames: /^(?:prisma|tx|trx|db|client|prismaClient|prismaService|transaction)$/i,
     sqlMethods: ['$executeRawUnsafe', '$queryRawUnsafe'],
     sqlTags: ['$executeRaw', '$queryRaw', '$executeRawUnsafe'],
@@ -447,6 +455,8 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['NodePgDatabase', 'PostgresJsDatabase', 'MySql2Database', 'BetterSQLite3Database', 'PgDatabase', 'NeonHttpDatabase'],
     clientFactories: [],
     clientCallbacks: ['transaction'],
+    // Neon HTTP, LibSQL and D1 run a batch as one transaction.
+    batchTransactions: ['batch'],
     conditionStyle: 'where-chain',
     writes: [
       { method: 'update', kind: 'update', values: { arg: 0, link: 'set' } },
@@ -669,6 +679,8 @@ export function resultShapeOf(model: SinkModel, method: string | undefined): Res
 
 /** Every SQL method and tag of the catalog: a call by one of these names may send SQL text. */
 export const SQL_METHOD_NAMES: ReadonlySet<string> = new Set(SINK_MODELS.flatMap((m) => m.sqlMethods ?? []));
+/** Every method that runs an array of statements as one transaction (`prisma.$transaction([...])`). */
+export const BATCH_TRANSACTION_METHODS: ReadonlySet<string> = new Set(SINK_MODELS.flatMap((m) => m.batchTransactions ?? []));
 export const SQL_TAG_NAMES: ReadonlySet<string> = new Set(SINK_MODELS.flatMap((m) => (m.sqlTags ?? []).filter((t) => !t.includes('.'))));
 
 /** Count members any SQL driver result may carry: read one of these and the result was checked. */

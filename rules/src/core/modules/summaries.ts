@@ -54,6 +54,12 @@ export interface AcquireSummary {
    */
   session?: { arg?: number; callbackParam?: number; scope: 'transaction' | 'session' };
   /**
+   * The function returns the advisory lock statement itself, unrun (a Prisma `$queryRaw` query is
+   * sent only when awaited or handed to a batch): the lock is taken where the caller runs it, and
+   * an xact lock run as an element of a batch transaction holds for the elements after it.
+   */
+  returnsStatement?: 'transaction' | 'session';
+  /**
    * A store primitive (`setIfAbsent(key, value)` over `SET NX`): the argument that is the value
    * written, as passed or only converted to text (`JSON.stringify(value)`, the class's own
    * `serialize(value)`). A caller that writes a constant there marks something once; it takes no lease.

@@ -153,4 +153,53 @@ export async function run(job: string, owner: string, work: () => Promise<string
     const results = await current.lint('runner.ts');
     expect(findings(results.get('runner.ts'))).toEqual(['8 fencelint/require-fence-condition']);
   });
+
+  const beacon = (upkeep: string, extra = '') => `import { createClient } from 'redis';
+
+const BEACON_KEY = 'relay:beacon';
+const ROUTES_KEY = 'relay:routes';
+
+export class Beacon {
+  constructor(private redis: ReturnType<typeof createClient>, private readonly nodeId: string) {}
+
+  async claim(ttl: number) {
+    const reply = await this.redis.SET(BEACON_KEY, this.nodeId, { NX: true, EX: ttl });
+    return reply === 'OK';
+  }
+
+  async keep(ttl: number) {
+    if ((await this.redis.GET(BEACON_KEY)) !== this.nodeId) return false;
+    ${upkeep}
+    return true;
+  }
+
+  watch(ttl: number, routes: string[]) {
+    setInterval(async () => {
+      if (!(await this.claim(ttl))) return;
+      setInterval(() => void this.keep(ttl), 1000);${extra}
+    }, 1000);
+  }
+}
+`;
+
+  it('a renewal by SET XX of the same module constant, in another method: no finding', async () => {
+    current = project({ 'beacon.ts': beacon(`await this.redis.SET(BEACON_KEY, this.nodeId, { EX: ttl, XX: true });`) });
+    const results = await current.lint('beacon.ts');
+    expect(findings(results.get('beacon.ts'))).toEqual([]);
+  });
+
+  it('a renewal by PEXPIRE of the same module constant: no finding', async () => {
+    current = project({ 'beacon.ts': beacon(`await this.redis.PEXPIRE(BEACON_KEY, ttl * 1000);`) });
+    const results = await current.lint('beacon.ts');
+    expect(findings(results.get('beacon.ts'))).toEqual([]);
+  });
+
+  it('another constant key written under the same lock is still reported', async () => {
+    current = project({
+      'beacon.ts': beacon(`await this.redis.SET(BEACON_KEY, this.nodeId, { EX: ttl, XX: true });`, `
+      await this.redis.SET(ROUTES_KEY, routes.join(','));`),
+    });
+    const results = await current.lint('beacon.ts');
+    expect(findings(results.get('beacon.ts'))).toEqual(['24 fencelint/require-fence-condition']);
+  });
 });
