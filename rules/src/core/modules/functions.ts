@@ -1,6 +1,7 @@
 /** Same-file functions by the names calls use, so analysis can follow a call into its callee. */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from '../ast.js';
+import { mayCallMethod } from './method-receivers.js';
 import { receiverKey } from './receivers.js';
 
 export class FunctionIndex {
@@ -83,11 +84,12 @@ export class FunctionIndex {
     if (!key) return undefined;
     const direct = this.byName.get(key);
     if (direct) return direct;
-    // `repo.save(...)` where exactly one class of this file has a method `save`.
+    // `repo.save(...)` where exactly one class of this file has a method `save`, and `repo` may
+    // be one of its instances (or the class itself, for a static method).
     const dot = key.lastIndexOf('.');
     if (dot < 0) return undefined;
     const candidates = this.methodsByName.get(key.slice(dot + 1));
-    return candidates?.length === 1 ? candidates[0] : undefined;
+    return candidates?.length === 1 && mayCallMethod(call, candidates[0]!) ? candidates[0] : undefined;
   }
 
   /** Names each function is declared under, built on first use (after every record). */
