@@ -64,7 +64,13 @@ export default createRule<Options, MessageIds>({
         const column = inferTokenColumn(all) ?? options.tokenColumn ?? analysis.tokenColumn;
         // A same-file helper several locked calls reach is reported at each of those calls.
         const sites = all.flatMap((w): Array<WriteSite | ReceivedWriteSite> => (w.fenced || findings.some((f) => !f.alsoUnfenced && isWriteOf(f, w.node)) ? [] : 'reachedFrom' in w && w.reachedFrom ? w.reachedFrom : [w]));
+        // A call is one finding however many writes it leads to: it names the first unfenced one.
+        const reportedCalls = new Set<WriteSite['node']>();
         for (const write of sites) {
+          if (write.sink === 'call') {
+            if (reportedCalls.has(write.node)) continue;
+            reportedCalls.add(write.node);
+          }
           const acquire = 'acquire' in write ? write.acquire : undefined;
           const received = 'received' in write ? write.received : undefined;
           const reportedLine = write.node.loc.start.line;
