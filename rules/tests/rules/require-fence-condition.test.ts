@@ -3127,3 +3127,116 @@ end`),
     },
   ],
 });
+
+// A call reaches a method of a class of this file only through a receiver that may be that class
+// (`this`, the class's name for a static, a value typed or built as it); a library client that
+// merely shares the method's name does not inherit the method's writes.
+const walletStore = `import Redlock from 'redlock';
+import { eq, sql } from 'drizzle-orm';
+import { wallets } from './schema';
+import { ledger } from './ledger-client';
+const redlock = new Redlock([]);
+class WalletStore {
+  static async update({ db, id, balance }: { db: any; id: string; balance: number }) {
+    await db.update(wallets).set({ balance }).where(eq(wallets.id, id));
+  }
+  static async debit({ ctx, id, amount }: { ctx: any; id: string; amount: number }) {
+    const { db } = ctx;
+    await db.update(wallets).set({ balance: sql\`\${wallets.balance} - \${amount}\` }).where(eq(wallets.id, id));
+  }
+  async record(entry: string) {
+    await ledger.record(entry);
+  }
+}
+export async function charge(ctx: any, id: string, amount: number) {
+  const lock = await redlock.acquire(['wallet:' + id], 5000);
+  try {
+    await WalletStore.debit({ ctx, id, amount });
+    await ledger.update(id);
+  } finally { await lock.release(); }
+}
+`;
+
+ruleTester.run('require-fence-condition: calls resolved to methods of this file', rule, {
+  valid: [
+    {
+      name: "a client's `update` inside a class with its own static `update`, and an imported client's `update`, are the library's calls",
+      code: walletStore,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the static method called through its class still writes',
+      code: `${walletStore}export async function reset(db: any, id: string) {
+  const lock = await redlock.acquire(['wallet:' + id], 5000);
+  try { await WalletStore.update({ db, id, balance: 0 }); } finally { await lock.release(); }
+}
+`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 8 }],
+    },
+    {
+      name: 'a method called on `this` kept under another name, or on a value built as the class, still writes',
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+class Shelf {
+  async restock(sku: string, count: number) {
+    await pool.query('UPDATE shelves SET count = $1 WHERE sku = $2', [count, sku]);
+  }
+  async refill(sku: string) {
+    const lock = await redlock.acquire(['shelf:' + sku], 5000);
+    const self = this;
+    try { await self.restock(sku, 10); } finally { await lock.release(); }
+  }
+}
+export async function clear(sku: string) {
+  const shelf: Shelf = new Shelf();
+  const lock = await redlock.acquire(['shelf:' + sku], 5000);
+  try { await shelf.restock(sku, 0); } finally { await lock.release(); }
+}
+`,
+      errors: [
+        { messageId: 'callWritesUnfenced', line: 12 },
+        { messageId: 'callWritesUnfenced', line: 18 },
+      ],
+    },
+  ],
+});
+
+// One call under a lock that leads to several unfenced writes is one finding at that call.
+ruleTester.run('require-fence-condition: one finding per call', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'a shared helper with two writes is reported once at each locked call, naming its first write',
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+class Dispatcher {
+  async assign(job: string, worker: string) {
+    await pool.query('UPDATE jobs SET worker = $1 WHERE id = $2', [worker, job]);
+    await pool.query('UPDATE workers SET job = $1 WHERE id = $2', [job, worker]);
+  }
+  async claim(job: string, worker: string) {
+    const lock = await redlock.acquire(['job:' + job], 5000);
+    try { await this.assign(job, worker); } finally { await lock.release(); }
+  }
+  async reassign(job: string, worker: string) {
+    const lock = await redlock.acquire(['job:' + job], 5000);
+    try {
+      await this.assign(job, worker);
+      await this.assign(job, 'standby');
+    } finally { await lock.release(); }
+  }
+}
+`,
+      errors: [
+        { messageId: 'callWritesUnfenced', line: 12, data: { write: '`UPDATE jobs`', where: '<text>:7', acquire: '`redlock.acquire` (line 11)' } },
+        { messageId: 'callWritesUnfenced', line: 17 },
+        { messageId: 'callWritesUnfenced', line: 18 },
+      ],
+    },
+  ],
+});
