@@ -19,6 +19,7 @@ import { camel, clearedFields, mayBeEmpty, objectWriteTable, readObjectWrite, ta
 import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
+import { keyArgument } from '../modules/param-sources.js';
 import { claimedLeaseColumns, claimedLeaseFields, leaseColumnChecks } from './lease-columns.js';
 import type { SqlStatementInfo } from '../sql/types.js';
 
@@ -223,12 +224,29 @@ function summarisedReleases(analysis: FileAnalysis, sourceCode: SourceCode, out:
     // A helper named for releasing (`leases.release(name)`) has its DEL reported in its own module.
     if (/unlock|release|free/i.test(calleeName(release) ?? '')) continue;
     for (const summary of analysis.callees?.summaryOf(release)?.releases ?? []) {
-      const key = release.arguments[summary.arg];
+      const key = summary.by === 'name' ? keyArgument(release.arguments, summary.arg, summary.keyProperty) : undefined;
       // The same key as the acquire was given (not a handle whose field the helper reads: that DEL is reported where it is).
-      if (summary.by !== 'name' || !summary.plain || !key || key.type === AST_NODE_TYPES.SpreadElement || site.keyArgText === undefined) continue;
+      if (!summary.plain || !key || site.keyArgText === undefined) continue;
+      if (site.node.type === AST_NODE_TYPES.CallExpression && sharesHolderValue(site.node, release, key, sourceCode)) continue;
       if (keyText(key, sourceCode) === site.keyArgText || sourceCode.getText(key) === site.keyArgText) out.push({ kind: 'redisDelete', node: release, key });
     }
   }
+}
+
+/**
+ * Both helpers are handed the same value besides the key, in their options (`acquireLock({ key, token })`
+ * ... `clearLock({ key, token })`): the holder's own value, which the release can compare before it
+ * deletes. Its plain DEL may be only the branch taken without one.
+ */
+function sharesHolderValue(acquire: TSESTree.CallExpression, release: TSESTree.CallExpression, key: Node, sourceCode: SourceCode): boolean {
+  const optionValues = (call: TSESTree.CallExpression) =>
+    call.arguments.flatMap((a) => {
+      const object = unwrap(a);
+      return object.type === AST_NODE_TYPES.ObjectExpression ? object.properties.flatMap((p) => (p.type === AST_NODE_TYPES.Property ? [unwrap(p.value as Node)] : [])) : [];
+    });
+  const keyWritten = sourceCode.getText(key);
+  const given = new Set(optionValues(acquire).map((v) => sourceCode.getText(v)));
+  return optionValues(release).some((v) => (v.type === AST_NODE_TYPES.Identifier || v.type === AST_NODE_TYPES.MemberExpression) && sourceCode.getText(v) !== keyWritten && given.has(sourceCode.getText(v)));
 }
 
 /** Condition columns that identify only the lock (its name), when none names the holder or the expiry. */
