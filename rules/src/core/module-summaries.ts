@@ -22,7 +22,7 @@ import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInpu
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
 import { redisContent } from './sinks/api-writes.js';
 import { UnlockedReach } from './modules/unlocked-reach.js';
-import { BUILT_FROM, directParam, NAMED_BY, paramSources, SAME_VALUE } from './modules/param-sources.js';
+import { BUILT_FROM, directParam, keyArgument, NAMED_BY, paramProperty, paramSources, SAME_VALUE } from './modules/param-sources.js';
 import { omitsArgument, parametersRequiredFor } from './modules/optional-arguments.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
@@ -728,7 +728,7 @@ class ModuleSummarizer implements ModuleBuilder {
         advice: site.advice,
         at: site.origin?.at ?? locationOf(this.file, site.node),
         flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
-        keyArg: site.keyNode ? [...paramSources(site.keyNode, fn, this.sourceCode, NAMED_BY)][0] : site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
+        ...(site.keyNode ? this.keyNamedBy(site.keyNode, fn) : site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
       };
       const setNx = site.library === 'redis-set-nx' && site.node.type === AST_NODE_TYPES.CallExpression ? readSetNx(site.node) : undefined;
       const valueArg = setNx?.value ? this.convertedParam(setNx.value, fn, analysis) : undefined;
@@ -889,7 +889,7 @@ class ModuleSummarizer implements ModuleBuilder {
         advice: site.advice,
         at: site.origin?.at ?? locationOf(this.file, site.node),
         flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
-        keyArg: this.keyParamOf(site.node, site.origin?.keyArg, fn),
+        ...this.keyParamOf(site.node, site.origin, fn),
         style: 'handle',
         tokenProperties: site.tokenProperties,
       };
@@ -930,7 +930,7 @@ class ModuleSummarizer implements ModuleBuilder {
           advice: site.advice,
           at: site.origin?.at ?? locationOf(this.file, site.node),
           flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
-          keyArg: site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin?.keyArg, fn) : undefined,
+          ...(site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
           style: 'callback',
           callbackArg: index,
           tokenProperties: [],
@@ -996,7 +996,7 @@ class ModuleSummarizer implements ModuleBuilder {
         advice: inner.advice,
         at: inner.at,
         flow: [locationOf(this.file, call), ...inner.flow],
-        keyArg: this.keyParamOf(call, inner.keyArg, fn),
+        ...this.keyParamOf(call, inner, fn),
       };
       if (inner.style === 'callback' && inner.callbackArg !== undefined) {
         const index = inner.callbackArg < 0 ? call.arguments.length + inner.callbackArg : inner.callbackArg;
@@ -1056,13 +1056,22 @@ class ModuleSummarizer implements ModuleBuilder {
     return undefined;
   }
 
-  private keyParamOf(call: TSESTree.CallExpression, innerKeyArg: number | undefined, fn: FunctionNode): number | undefined {
-    const args = innerKeyArg !== undefined ? [call.arguments[innerKeyArg]] : call.arguments;
+  /** The parameter (and, for an options object, its property) a call's lock key comes from. */
+  private keyParamOf(call: TSESTree.CallExpression, inner: Pick<AcquireSummary, 'keyArg' | 'keyProperty'> | undefined, fn: FunctionNode): Pick<AcquireSummary, 'keyArg' | 'keyProperty'> {
+    const args = inner?.keyArg !== undefined ? [keyArgument(call.arguments, inner.keyArg, inner.keyProperty)] : call.arguments;
     for (const arg of args) {
-      const [first] = paramSources(arg, fn, this.sourceCode, NAMED_BY);
-      if (first !== undefined) return first;
+      const found = this.keyNamedBy(arg, fn);
+      if (found.keyArg !== undefined) return found;
     }
-    return undefined;
+    return {};
+  }
+
+  /** The parameter a key is named by and, when that is an options object, the property. */
+  private keyNamedBy(key: Node | undefined, fn: FunctionNode): Pick<AcquireSummary, 'keyArg' | 'keyProperty'> {
+    const [keyArg] = paramSources(key, fn, this.sourceCode, NAMED_BY);
+    if (keyArg === undefined) return {};
+    const named = paramProperty(key, fn, this.sourceCode);
+    return named?.index === keyArg ? { keyArg, keyProperty: named.property } : { keyArg };
   }
 
   /** Token-carrying properties of what a function returns after taking a lock. */
@@ -1136,18 +1145,18 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
       if ((releaseNamed || moduleLocks) && (NAME_RELEASE_METHOD.test(method) || (head !== undefined && ADVISORY_UNLOCK.test(head)))) {
-        const sources = new Set<number>();
-        for (const arg of call.arguments) for (const i of paramSources(arg, fn, this.sourceCode, NAMED_BY)) sources.add(i);
-        const [first] = sources;
+        const named = this.keyParamOf(call, undefined, fn);
         const plain = PLAIN_DELETE.test(method) && !analysis.calls.some((c) => contains(fn.body, c) && /^(?:watch|WATCH)$/.test(calleeName(c) ?? ''));
-        if (first !== undefined) add({ by: 'name', arg: first, ...(plain ? { plain } : {}) });
+        if (named.keyArg !== undefined) add({ by: 'name', arg: named.keyArg, ...(named.keyProperty ? { keyProperty: named.keyProperty } : {}), ...(plain ? { plain } : {}) });
       }
       // Another helper's release, with this function's parameter in its place.
       const local = analysis.functions.callee(call);
       const inner = local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(call);
       for (const release of inner?.releases ?? []) {
-        const index = this.directParam(call.arguments[release.arg], fn) ?? [...paramSources(call.arguments[release.arg], fn, this.sourceCode, SAME_VALUE)][0];
-        if (index !== undefined) add({ by: release.by, arg: index, ...(release.plain ? { plain: true } : {}) });
+        const arg = release.by === 'name' ? keyArgument(call.arguments, release.arg, release.keyProperty) : call.arguments[release.arg];
+        const index = this.directParam(arg, fn) ?? [...paramSources(arg, fn, this.sourceCode, SAME_VALUE)][0];
+        const named = release.by === 'name' ? paramProperty(arg, fn, this.sourceCode) : undefined;
+        if (index !== undefined) add({ by: release.by, arg: index, ...(named?.index === index ? { keyProperty: named.property } : {}), ...(release.plain ? { plain: true } : {}) });
       }
     }
     return out;

@@ -37,6 +37,7 @@ import {
 import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
 import { advisoryLockIn, connectionOf, endsTransaction, sqlTextOf, type AdvisoryLock } from './advisory-scope.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
+import { keyArgument } from '../modules/param-sources.js';
 import { isLockNamedKey, keyText, readCheckedSet, readSetNx, replyDiscarded, setNxPurpose } from './redis-locks.js';
 import { leaseRowTaken } from './lease-rows.js';
 import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
@@ -306,8 +307,8 @@ function marksOnce(call: TSESTree.CallExpression, acquire: AcquireSummary, input
   const value = acquire.valueArg !== undefined ? call.arguments[acquire.valueArg] : undefined;
   const constant = value !== undefined && value.type !== AST_NODE_TYPES.SpreadElement && isConstantValue(value);
   if (!constant && !(acquire.returnsReply && replyDiscarded(call))) return false;
-  const key = acquire.keyArg !== undefined ? call.arguments[acquire.keyArg] : undefined;
-  if (!key || key.type === AST_NODE_TYPES.SpreadElement) return true;
+  const key = keyArgument(call.arguments, acquire.keyArg, acquire.keyProperty);
+  if (!key) return true;
   return !(input.sourceCode ? isLockNamedKey(key, input.sourceCode) || LOCK_KEY_NAME.test(keyText(key, input.sourceCode)) : LOCK_KEY_NAME.test(input.sourceText(key)));
 }
 
@@ -487,6 +488,12 @@ function handleTokenUse(binding: ReturnType<typeof bindingOf>, input: AcquireFin
   return { key, destructured, tokenProps };
 }
 
+/** The text of what names a helper's lock at its call: the key argument, or its key property in an options object. */
+function keyTextOf(call: TSESTree.CallExpression, origin: AcquireSummary | undefined, input: AcquireFinderInput): string | undefined {
+  const key = keyArgument(call.arguments, origin?.keyArg, origin?.keyProperty);
+  return key ? input.sourceText(key) : undefined;
+}
+
 /** The last release of this lock that follows the acquire within the same function. */
 function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start: number }, model: LockModel | undefined, input: AcquireFinderInput): TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | undefined {
   const scopeRange = bodyRange(site.scope);
@@ -531,7 +538,9 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
       const arg = call.arguments[release.arg];
       if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) continue;
       if (release.by === 'handle' && site.handleKey !== undefined && receiverKey(arg) === site.handleKey) isRelease = true;
-      if (release.by === 'name' && site.origin && (site.keyArgText === undefined || input.sourceText(arg) === site.keyArgText)) isRelease = true;
+      // By name: the same key, compared where each helper takes it (`clearLock({ lockKey })` frees `acquireLock({ lockKey, ttlMs })`).
+      const key = release.by === 'name' ? keyArgument(call.arguments, release.arg, release.keyProperty) : undefined;
+      if (key && site.origin && (site.keyArgText === undefined || input.sourceText(key) === site.keyArgText)) isRelease = true;
     }
     if (!isRelease) continue;
     // A release inside a function defined here (`const releaseLock = async () => ...`) ends the
@@ -659,7 +668,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       keyNode: candidate.keyNode,
       origin,
       flow: origin && input.locationOf ? [input.locationOf(call), ...origin.flow, origin.at] : undefined,
-      keyArgText: origin?.keyArg !== undefined && call.arguments[origin.keyArg] ? input.sourceText(call.arguments[origin.keyArg]) : undefined,
+      keyArgText: keyTextOf(call, origin, input),
       callbackArgument: candidate.callbackArgument,
       advisory: candidate.advisory && { ...candidate.advisory, connection: connectionOf(call) },
       lockedSession: origin?.session ? lockedSessionOf(origin.session, call, callback) : undefined,

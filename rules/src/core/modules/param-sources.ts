@@ -7,7 +7,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, contains, isFunctionNode, unwrap, type FunctionNode, type Node } from '../ast.js';
+import { calleeName, calleeObject, contains, isFunctionNode, propertyKeyName, unwrap, type FunctionNode, type Node } from '../ast.js';
 
 export interface ParamWalk {
   /** How many hops back the walk goes before it gives up. */
@@ -139,4 +139,76 @@ export function directParam(node: Node | undefined, fn: FunctionNode, sourceCode
 function paramIndex(name: Node, fn: FunctionNode): number | undefined {
   const index = fn.params.findIndex((p) => contains(p, name));
   return index >= 0 ? index : undefined;
+}
+
+/**
+ * The property of an options parameter a key is named by, when it is one: `lockKey` in
+ * `({ lockKey, ttlMs }) => redis.set(lockKey, ...)`, `(opts) => redis.del(`lock:${opts.lockKey}`)` or
+ * `const { lockKey } = opts`. Walked as `NAMED_BY` walks a key; the first property found.
+ */
+export function paramProperty(node: Node | undefined, fn: FunctionNode, sourceCode: SourceCode, depth = 0): { index: number; property: string } | undefined {
+  if (!node || depth > NAMED_BY.maxDepth) return undefined;
+  const next = (inner: Node | null | undefined) => (inner && inner.type !== AST_NODE_TYPES.SpreadElement ? paramProperty(inner, fn, sourceCode, depth + 1) : undefined);
+  const n = unwrap(node);
+  switch (n.type) {
+    case AST_NODE_TYPES.Identifier: {
+      const def = ASTUtils.findVariable(sourceCode.getScope(n), n.name)?.defs[0];
+      if (def?.type === 'Parameter' && def.node === fn) return destructuredProperty(def.name, fn.params.find((p) => contains(p, def.name)), fn);
+      if (def?.type !== 'Variable' || def.node.type !== AST_NODE_TYPES.VariableDeclarator || !contains(fn, def.node)) return undefined;
+      // `const { lockKey } = opts`, with `opts` a parameter.
+      if (def.node.id.type === AST_NODE_TYPES.ObjectPattern) {
+        const index = directParam(def.node.init ?? undefined, fn, sourceCode);
+        return index !== undefined ? destructuredProperty(def.name, def.node.id, fn, index) : undefined;
+      }
+      return next(def.node.init);
+    }
+    case AST_NODE_TYPES.MemberExpression: {
+      const index = n.computed ? undefined : directParam(n.object, fn, sourceCode);
+      return index !== undefined && n.property.type === AST_NODE_TYPES.Identifier ? { index, property: n.property.name } : undefined;
+    }
+    case AST_NODE_TYPES.TemplateLiteral:
+      for (const e of n.expressions) {
+        const found = next(e);
+        if (found) return found;
+      }
+      return undefined;
+    case AST_NODE_TYPES.BinaryExpression:
+      return next(n.left as Node) ?? next(n.right);
+    case AST_NODE_TYPES.CallExpression:
+      for (const a of n.arguments) {
+        const found = next(a);
+        if (found) return found;
+      }
+      return calleeName(n) && CONVERSION.test(calleeName(n) ?? '') ? next(calleeObject(n)) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The top-level property of an object pattern that binds `name` (`lockKey` in `{ lockKey, ttlMs = 10 }`). */
+function destructuredProperty(name: Node, pattern: Node | undefined, fn: FunctionNode, index = pattern ? fn.params.indexOf(pattern as TSESTree.Parameter) : -1): { index: number; property: string } | undefined {
+  let p = pattern;
+  if (p?.type === AST_NODE_TYPES.AssignmentPattern) p = p.left;
+  if (p?.type !== AST_NODE_TYPES.ObjectPattern || index < 0) return undefined;
+  for (const prop of p.properties) {
+    if (prop.type !== AST_NODE_TYPES.Property) continue;
+    const value = prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value;
+    const key = propertyKeyName(prop);
+    if (value === name && key !== undefined) return { index, property: key };
+  }
+  return undefined;
+}
+
+/**
+ * The argument that names a key, where a summary says it is: the argument at `index`, or that
+ * argument's `property` when it is an object literal (`acquireLock({ lockKey, ttlMs })` is named by
+ * `lockKey`, whatever else the options hold).
+ */
+export function keyArgument(args: readonly TSESTree.CallExpressionArgument[], index: number | undefined, property: string | undefined): Node | undefined {
+  const arg = index !== undefined ? args[index] : undefined;
+  if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const object = unwrap(arg);
+  if (property === undefined || object.type !== AST_NODE_TYPES.ObjectExpression) return arg;
+  const found = object.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === property);
+  return found ? (found.value as Node) : arg;
 }

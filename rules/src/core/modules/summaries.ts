@@ -35,6 +35,8 @@ export interface AcquireSummary {
   callbackProperty?: string;
   /** The argument that names the lock, when one does: a release by name must name the same. */
   keyArg?: number;
+  /** The property of that argument, an options object, that names the lock (`lockKey` in `acquireLock({ lockKey, ttlMs })`). */
+  keyProperty?: string;
   /** Properties of the returned handle that carry a fence token. */
   tokenProperties: string[];
   /** The lock taken inside: a model id (`redlock`, `redis-set-nx`, `pg-advisory-lock`, `custom`, ...). */
@@ -77,6 +79,8 @@ export interface ReleaseSummary {
   /** `handle`: the argument is the handle an acquire returned; `name`: it is the lock's key. */
   by: 'handle' | 'name';
   arg: number;
+  /** By name: the property of the argument, an options object, that names the lock (`clearLock({ lockKey })`). */
+  keyProperty?: string;
   /** A plain `DEL`/`UNLINK` of the key (no script, no `WATCH`): it frees whoever holds the key now. */
   plain?: boolean;
 }

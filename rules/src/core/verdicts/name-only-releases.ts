@@ -19,6 +19,8 @@ import { camel, clearedFields, mayBeEmpty, objectWriteTable, readObjectWrite, ta
 import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
+import { keyArgument } from '../modules/param-sources.js';
+import { clockSourceOf, isClockPackage, sqlClockFunction } from '../tokens/value-origin.js';
 import { claimedLeaseColumns, claimedLeaseFields, leaseColumnChecks } from './lease-columns.js';
 import type { SqlStatementInfo } from '../sql/types.js';
 
@@ -223,12 +225,29 @@ function summarisedReleases(analysis: FileAnalysis, sourceCode: SourceCode, out:
     // A helper named for releasing (`leases.release(name)`) has its DEL reported in its own module.
     if (/unlock|release|free/i.test(calleeName(release) ?? '')) continue;
     for (const summary of analysis.callees?.summaryOf(release)?.releases ?? []) {
-      const key = release.arguments[summary.arg];
+      const key = summary.by === 'name' ? keyArgument(release.arguments, summary.arg, summary.keyProperty) : undefined;
       // The same key as the acquire was given (not a handle whose field the helper reads: that DEL is reported where it is).
-      if (summary.by !== 'name' || !summary.plain || !key || key.type === AST_NODE_TYPES.SpreadElement || site.keyArgText === undefined) continue;
+      if (!summary.plain || !key || site.keyArgText === undefined) continue;
+      if (site.node.type === AST_NODE_TYPES.CallExpression && sharesHolderValue(site.node, release, key, sourceCode)) continue;
       if (keyText(key, sourceCode) === site.keyArgText || sourceCode.getText(key) === site.keyArgText) out.push({ kind: 'redisDelete', node: release, key });
     }
   }
+}
+
+/**
+ * Both helpers are handed the same value besides the key, in their options (`acquireLock({ key, token })`
+ * ... `clearLock({ key, token })`): the holder's own value, which the release can compare before it
+ * deletes. Its plain DEL may be only the branch taken without one.
+ */
+function sharesHolderValue(acquire: TSESTree.CallExpression, release: TSESTree.CallExpression, key: Node, sourceCode: SourceCode): boolean {
+  const optionValues = (call: TSESTree.CallExpression) =>
+    call.arguments.flatMap((a) => {
+      const object = unwrap(a);
+      return object.type === AST_NODE_TYPES.ObjectExpression ? object.properties.flatMap((p) => (p.type === AST_NODE_TYPES.Property ? [unwrap(p.value as Node)] : [])) : [];
+    });
+  const keyWritten = sourceCode.getText(key);
+  const given = new Set(optionValues(acquire).map((v) => sourceCode.getText(v)));
+  return optionValues(release).some((v) => (v.type === AST_NODE_TYPES.Identifier || v.type === AST_NODE_TYPES.MemberExpression) && sourceCode.getText(v) !== keyWritten && given.has(sourceCode.getText(v)));
 }
 
 /** Condition columns that identify only the lock (its name), when none names the holder or the expiry. */
@@ -302,6 +321,8 @@ const RECORD_UPDATE = /^(?:send|update|updateItem|updateOne|updateMany|findOneAn
 function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumns: Map<string, Set<string>>, out: NameOnlyRelease[]): void {
   const nodes: Array<TSESTree.CallExpression | TSESTree.TaggedTemplateExpression> = [...analysis.calls, ...analysis.taggedTemplates];
   const candidates: Array<{ node: (typeof nodes)[number]; call: SqlCall; statement: SqlStatementInfo }> = [];
+  // Columns each acquire fills with a fresh random value: a holder's own id, not the lock's name.
+  const holderColumns = new Map<string, Set<string>>();
   // First every statement on a lock table, so the columns the file uses are known before judging.
   for (const node of nodes) {
     if (!mayTouchLockTable(node, sourceCode)) continue;
@@ -314,15 +335,61 @@ function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumn
       for (const c of statement.conditions) columns.add(c.column.split('.').pop() ?? c.column);
       for (const c of statement.selectedColumns) columns.add(c);
       tableColumns.set(statement.table!, columns);
+      for (const column of randomlyInserted(statement, call, sourceCode)) {
+        const set = holderColumns.get(statement.table!) ?? new Set<string>();
+        holderColumns.set(statement.table!, set.add(column));
+      }
       if (statement.kind === 'delete' || (statement.kind === 'update' && releasesRow(statement))) candidates.push({ node, call, statement });
     }
   }
   leaseFieldReleases(analysis, sourceCode, out);
   for (const { node, call, statement } of candidates) {
     if (!lockSemantics(statement.table!, node, tableColumns)) continue;
+    const holders = holderColumns.get(statement.table!);
+    if (holders && statement.conditions.some((c) => holders.has(c.column.split('.').pop() ?? c.column))) continue;
     const nameColumns = nameOnlyColumns(statement, call, analysis);
     if (nameColumns) out.push({ kind: 'sqlRelease', node, call, statement, nameColumns });
   }
+}
+
+/**
+ * Columns an INSERT into a lock table fills with a value generated for it at random
+ * (`VALUES ($1, $2)` with `$2` bound to `randomUUID()` or `uuidv4()`, directly or through a
+ * `const`, or `gen_random_uuid()` in the SQL): every acquire writes a new one, so a row picked by
+ * it is the row of the holder that has that value, and a release by it compares the holder.
+ */
+function randomlyInserted(statement: SqlStatementInfo, call: SqlCall, sourceCode: SourceCode): string[] {
+  if (statement.kind !== 'insert') return [];
+  const out: string[] = [];
+  for (const { column, value } of statement.insertedValues ?? []) {
+    if (sqlClockFunction(value)?.kind === 'random') out.push(column);
+    else if (value.params.length === 1 && value.columns.length === 0 && value.text.trim() === `$${value.params[0]}` && isRandomValue(call.param(value.params[0]!), sourceCode)) out.push(column);
+  }
+  return out;
+}
+
+/** A random source call, as bound (`{ type: 'uuid', value: id }` for a typed parameter), or a `const` bound to one. */
+function isRandomValue(node: Node | undefined, sourceCode: SourceCode): boolean {
+  let n = node && unwrap(node);
+  if (n?.type === AST_NODE_TYPES.ObjectExpression) n = propertyValue(n, 'value');
+  n = n && unwrap(n);
+  if (n?.type === AST_NODE_TYPES.Identifier) {
+    const def = ASTUtils.findVariable(sourceCode.getScope(n), n.name)?.defs[0];
+    const declaration = def?.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier && def.parent?.type === AST_NODE_TYPES.VariableDeclaration && def.parent.kind === 'const' ? def.node : undefined;
+    n = declaration?.init ? unwrap(declaration.init) : undefined;
+  }
+  if (n?.type !== AST_NODE_TYPES.CallExpression) return false;
+  return clockSourceOf(n, sourceCode, clockImports(sourceCode))?.kind === 'random';
+}
+
+/** Local names the file imports from clock or random packages (`v4` from `uuid`). */
+function clockImports(sourceCode: SourceCode): Set<string> {
+  const names = new Set<string>();
+  for (const statement of sourceCode.ast.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration || !isClockPackage(statement.source.value)) continue;
+    for (const specifier of statement.specifiers) names.add(specifier.local.name);
+  }
+  return names;
 }
 
 /**
