@@ -186,6 +186,25 @@ export async function save(accountId: string, balance: number) {
     expect(found.map((m) => m.line)).toEqual([6]);
     expect(suggested(code, found[0])).toContain('[balance, accountId, pass.ticket]');
   });
+
+  it('an acquire function of a package: the handle it resolves to (a tuple element here) ends the section when called', async () => {
+    const entry = { id: 'acme-mutex', packages: ['@acme/mutex'], acquireFunctions: [{ name: 'hold', handleIndex: 1 }], tokenProperties: ['seq'] };
+    const held = `import { Pool } from 'pg';
+import { hold } from '@acme/mutex';
+const pool = new Pool();
+export async function save(accountId: string, balance: number) {
+  const [ok, done] = await hold('account:' + accountId);
+  if (!ok) return;
+  await pool.query('UPDATE accounts SET balance = $1 WHERE id = $2', [balance, accountId]);
+  await done();
+  await pool.query('UPDATE accounts SET seen = now() WHERE id = $1', [accountId]);
+}
+`;
+    expect(findings(await lint(held, {}))).toEqual([]);
+    const found = findings(await lint(held, { locks: [entry] }));
+    expect(found.map((m) => m.line)).toEqual([7]);
+    expect(suggested(held, found[0])).toContain('[balance, accountId, done.seq]');
+  });
 });
 
 describe('wrong entries', () => {

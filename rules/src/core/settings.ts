@@ -104,7 +104,15 @@ function lockModelOf(entry: Entry): LockModel {
     tokenProperties: stringList(entry.tokenProperties),
     tokenAdvice: typeof entry.tokenAdvice === 'string' ? entry.tokenAdvice : 'pass the token the authority issues into the write',
     receivers: stringList(entry.receivers),
+    acquireFunctions: acquireFunctions(entry.acquireFunctions),
   };
+}
+
+function acquireFunctions(value: unknown): LockModel['acquireFunctions'] {
+  if (!Array.isArray(value)) return undefined;
+  return value
+    .filter((f): f is { name: string; handleIndex?: unknown } => !!f && typeof f === 'object' && typeof f.name === 'string')
+    .map((f) => (Number.isInteger(f.handleIndex) ? { name: f.name, handleIndex: f.handleIndex as number } : { name: f.name }));
 }
 
 /** A user's SQL wrapper: the count members any driver gives, unless the entry says. */

@@ -230,6 +230,8 @@ interface Candidate {
   /** For a summarised callback acquire: the callback argument, when it is no function of this file. */
   callbackArgument?: Node;
   advisory?: Omit<AdvisoryLock, 'connection'>;
+  /** The call resolves to a tuple whose element at this index is the handle (`const [ok, release] = await tryLock(...)`). */
+  handleIndex?: number;
 }
 
 export interface AcquireFinderInput {
@@ -312,6 +314,20 @@ function marksOnce(call: TSESTree.CallExpression, acquire: AcquireSummary, input
   return !(input.sourceCode ? isLockNamedKey(key, input.sourceCode) || LOCK_KEY_NAME.test(keyText(key, input.sourceCode)) : LOCK_KEY_NAME.test(input.sourceText(key)));
 }
 
+/** A call of a lock model's acquire function, imported from its package (also through a namespace). */
+function libraryAcquireFunction(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier && callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const binding = input.receivers.importOf(callee);
+  if (!binding) return undefined;
+  for (const model of input.receivers.models) {
+    if (!model.acquireFunctions || !model.packages.includes(binding.source)) continue;
+    const fn = model.acquireFunctions.find((f) => f.name === binding.exported);
+    if (fn) return { library: model.id, advice: model.tokenAdvice, model, handleIndex: fn.handleIndex };
+  }
+  return undefined;
+}
+
 /** A literal (`'1'`, `1`, `true`) or a template without expressions. */
 function isConstantValue(node: Node): boolean {
   const n = unwrap(node);
@@ -351,6 +367,10 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     return classifySummarised(call, summary.acquire, input);
   }
 
+  // A library function that takes the lock itself: `const release = await lock(redis, key)`.
+  const fnAcquire = libraryAcquireFunction(call, input);
+  if (fnAcquire) return fnAcquire;
+
   // `SELECT pg_advisory_lock(...)` through any SQL client, knex's `trx.raw(...)` included.
   const head = sqlHead(call);
   const advisory = head ? advisoryLockIn(head) : undefined;
@@ -373,7 +393,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     }
     if (kind?.type === 'lockObject') {
       const { model } = kind;
-      if (model.objectAcquire.includes(method)) return { library: model.id, advice: model.tokenAdvice, model, selfHandle: true };
+      if (model.objectAcquire.includes(method) && !callbackFor(model.objectAcquireWithCallback, method, call)) return { library: model.id, advice: model.tokenAdvice, model, selfHandle: true };
       const cbSpec = callbackFor(model.objectAcquireWithCallback, method, call);
       if (cbSpec) return { library: model.id, advice: model.tokenAdvice, model, callback: callbackArgument(call, cbSpec) };
       return passedCallback(model.objectAcquireWithCallback, method, call, input, { library: model.id, advice: model.tokenAdvice, model });
@@ -464,11 +484,13 @@ function callbackFor(specs: readonly CallbackMethod[], method: string, call: TSE
 }
 
 /** Token-like names a custom handle exposes: from destructuring or from member reads. */
-function handleTokenUse(binding: ReturnType<typeof bindingOf>, input: AcquireFinderInput): { key?: string; destructured: Map<string, string>; tokenProps: string[] } {
+function handleTokenUse(binding: ReturnType<typeof bindingOf>, input: AcquireFinderInput, handleIndex?: number): { key?: string; destructured: Map<string, string>; tokenProps: string[] } {
   const destructured = new Map<string, string>();
   const tokenProps: string[] = [];
   let key: string | undefined;
-  const target = binding?.type === AST_NODE_TYPES.VariableDeclarator ? binding.id : binding?.left;
+  let target: Node | null | undefined = binding?.type === AST_NODE_TYPES.VariableDeclarator ? binding.id : binding?.left;
+  // A tuple result: the handle is one element of the array pattern.
+  if (handleIndex !== undefined) target = target?.type === AST_NODE_TYPES.ArrayPattern ? target.elements[handleIndex] : undefined;
   if (target?.type === AST_NODE_TYPES.ObjectPattern) {
     for (const prop of target.properties) {
       if (prop.type !== AST_NODE_TYPES.Property) continue;
@@ -627,7 +649,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const object = calleeObject(call);
     const authorityKey = object ? receiverKey(object) : undefined;
     const binding = bindingOf(call);
-    const use = handleTokenUse(binding, input);
+    const use = handleTokenUse(binding, input, candidate.handleIndex);
     const tokenProperties = [...new Set([...(candidate.model?.tokenProperties ?? []), ...use.tokenProps])];
 
     if (candidate.custom) {

@@ -1,8 +1,9 @@
 /**
  * Lock models: what the lock libraries users hold look like, kept as data so that a new
  * library (or a user's own authority, through `settings.fencelint.locks`) is an entry
- * here, not a code path. Facts checked against each library's source: none of the
- * libraries below hands out a fence token, which is why `carriesToken` is false for them.
+ * here, not a code path. Facts checked against each library's source: of the libraries
+ * below only simple-redis-mutex hands out a fence token (an `INCR` of one counter key, on
+ * the release function it returns); the others list no `tokenProperties`.
  */
 
 export interface CallbackMethod {
@@ -44,6 +45,12 @@ export interface LockModel {
   tokenAdvice: string;
   /** Receiver paths that always are this authority (`leases`, `this.gate`): a project's own lock, declared in settings. */
   receivers?: string[];
+  /**
+   * Exports that take the lock when called and resolve to its handle, with no authority object:
+   * `const release = await lock(redis, key)`. `handleIndex`: the call resolves to a tuple and the
+   * handle is that element (`const [acquired, release] = await tryLock(redis, key)`).
+   */
+  acquireFunctions?: { name: string; handleIndex?: number }[];
 }
 
 const DURABLE_COUNTER =
@@ -68,8 +75,9 @@ export const LOCK_MODELS: readonly LockModel[] = [
   {
     ...base,
     id: 'redlock',
-    packages: ['redlock', '@sesamecare-oss/redlock', 'node-redlock'],
-    authorityExports: ['default', 'Redlock'],
+    // `RedlockService` of @anchan828/nest-redlock is a Redlock injected by NestJS.
+    packages: ['redlock', '@sesamecare-oss/redlock', 'node-redlock', '@anchan828/nest-redlock'],
+    authorityExports: ['default', 'Redlock', 'RedlockService'],
     acquire: ['acquire', 'lock'],
     acquireWithCallback: [{ method: 'using', callbackArg: -1 }],
     authorityRelease: ['release', 'unlock'],
@@ -115,11 +123,72 @@ export const LOCK_MODELS: readonly LockModel[] = [
     acquireWithCallback: [{ method: 'lock', callbackArg: -1 }, { method: 'optimistic', callbackArg: -1 }],
     tokenAdvice: `its lock value carries no fence token: ${DURABLE_COUNTER}`,
   },
+  {
+    // `const release = await lock(redis, key)`; the release function carries `fencingToken`, an
+    // INCR of one counter key the library keeps (v3), so a token is in scope for the write.
+    ...base,
+    id: 'simple-redis-mutex',
+    packages: ['simple-redis-mutex'],
+    acquireFunctions: [{ name: 'lock' }, { name: 'tryLock', handleIndex: 1 }],
+    extend: ['refreshTimeout'],
+    tokenProperties: ['fencingToken'],
+    tokenAdvice: `pass the release function's \`fencingToken\` to the write and compare it there, or ${DURABLE_COUNTER}`,
+  },
+  {
+    // `new Locker({ adapter }).lock(key, ttl).acquire()`; `acquire(cb)` runs cb, then releases.
+    ...base,
+    id: 'locco',
+    packages: ['@kontsedal/locco'],
+    authorityExports: ['Locker'],
+    lockFactory: ['lock'],
+    objectAcquire: ['acquire'],
+    objectAcquireWithCallback: [{ method: 'acquire', callbackArg: 0 }],
+    validity: ['isLocked'],
+    tokenAdvice: `locco's lock value is a random string, not an ordered token: ${DURABLE_COUNTER}`,
+  },
+  {
+    // `const lock = new Lock({ id, redis, lease }); if (await lock.acquire()) { ... }`.
+    ...base,
+    id: 'upstash-lock',
+    packages: ['@upstash/lock'],
+    authorityExports: ['Lock'],
+    objectAcquire: ['acquire'],
+    authorityIsHandle: true,
+    validity: ['getStatus'],
+    tokenAdvice: `@upstash/lock's value is a random UUID, not an ordered token: ${DURABLE_COUNTER}`,
+  },
+  {
+    // `const lock = createLock(redis, { timeout }); await lock.acquire(key); ... await lock.release()`.
+    // `acquire(key, fn)`'s fn is a node-style completion callback, not a section.
+    ...base,
+    id: 'ioredis-lock',
+    packages: ['ioredis-lock', '@microfleet/ioredis-lock'],
+    authorityExports: ['createLock'],
+    objectAcquire: ['acquire'],
+    authorityIsHandle: true,
+    tokenAdvice: `ioredis-lock's value is a random id, not an ordered token: ${DURABLE_COUNTER}`,
+  },
+  {
+    // `const lock = createLock({ adapter, key, ttl })`: `lock.using(async (signal) => ...)`, or
+    // `const handle = await lock.acquire(); ... await lock.release(handle)`.
+    ...base,
+    id: 'redlock-universal',
+    packages: ['redlock-universal'],
+    authorityExports: ['createLock', 'createRedlock', 'LockManager'],
+    acquire: ['acquire'],
+    acquireWithCallback: [{ method: 'using', callbackArg: -1 }],
+    authorityRelease: ['release'],
+    validity: ['isLocked'],
+    tokenAdvice: `redlock-universal's lock value is random and carries no fence token: ${DURABLE_COUNTER}`,
+  },
 ];
 
-/** Redis clients, for `SET key id NX PX ttl` locks. */
-export const REDIS_CLIENT_PACKAGES = ['ioredis', 'redis', '@redis/client', 'iovalkey', '@valkey/client'];
-export const REDIS_CLIENT_EXPORTS = ['default', 'Redis', 'Cluster', 'createClient', 'createCluster', 'RedisClient'];
+/**
+ * Redis clients, for `SET key id NX PX ttl` locks and Redis writes. Upstash's HTTP client and
+ * Vercel KV (`kv`, an instance the package exports) speak the same commands, options object included.
+ */
+export const REDIS_CLIENT_PACKAGES = ['ioredis', 'redis', '@redis/client', 'iovalkey', '@valkey/client', '@upstash/redis', '@vercel/kv'];
+export const REDIS_CLIENT_EXPORTS = ['default', 'Redis', 'Cluster', 'createClient', 'createCluster', 'RedisClient', 'kv'];
 export const REDIS_SET_NX_ADVICE = `a Redis key set with NX carries no fence token: ${DURABLE_COUNTER}`;
 
 export const ADVISORY_LOCK_FUNCTIONS = ['pg_advisory_lock', 'pg_try_advisory_lock', 'pg_advisory_xact_lock', 'pg_try_advisory_xact_lock'];

@@ -15,6 +15,7 @@
  * `ConditionalCheckFailedException` when the `ConditionExpression` fails; `fetch` resolves
  * for a 409/412 (only `ok`/`status` tell), axios, got and ky reject on them.
  */
+import { REDIS_CLIENT_PACKAGES } from './locks.js';
 
 /**
  * `object`: a client of the project's own (a repository, an HTTP client wrapper) whose writes
@@ -542,8 +543,8 @@ export const SINK_MODELS: readonly SinkModel[] = [
   {
     id: 'redis',
     family: 'redis',
-    packages: ['ioredis', 'redis', '@redis/client', 'iovalkey', '@valkey/client'],
-    clientExports: ['default', 'Redis', 'Cluster', 'createClient', 'createCluster'],
+    packages: REDIS_CLIENT_PACKAGES,
+    clientExports: ['default', 'Redis', 'Cluster', 'createClient', 'createCluster', 'kv'],
     // `RedisClient`: node-redis 3's class, often promisified (`hsetAsync`, see `PROMISIFIED_SUFFIX`).
     clientTypes: ['Redis', 'Cluster', 'RedisClientType', 'RedisClusterType', 'RedisClient'],
     clientFactories: ['connect', 'duplicate', 'multi', 'pipeline'],
