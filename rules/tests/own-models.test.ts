@@ -205,6 +205,25 @@ export async function save(accountId: string, balance: number) {
     expect(found.map((m) => m.line)).toEqual([7]);
     expect(suggested(held, found[0])).toContain('[balance, accountId, done.seq]');
   });
+
+  it('a method decorator of a package: the decorated method is the critical section', async () => {
+    const entry = { id: 'acme-locked', packages: ['@acme/locked'], methodDecorators: ['Locked'] };
+    const decorated = `import { Pool } from 'pg';
+import { Locked } from '@acme/locked';
+const pool = new Pool();
+export class Accounts {
+  @Locked('accounts')
+  async save(accountId: string, balance: number) {
+    await pool.query('UPDATE accounts SET balance = $1 WHERE id = $2', [balance, accountId]);
+  }
+  async touch(accountId: string) {
+    await pool.query('UPDATE accounts SET seen = now() WHERE id = $1', [accountId]);
+  }
+}
+`;
+    expect(findings(await lint(decorated, {}))).toEqual([]);
+    expect(findings(await lint(decorated, { locks: [entry] })).map((m) => m.line)).toEqual([7]);
+  });
 });
 
 describe('wrong entries', () => {

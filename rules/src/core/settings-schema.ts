@@ -44,6 +44,7 @@ export const LOCK_MODEL_SCHEMA = {
     tokenProperties: names('Handle properties that carry a fence token the authority issues (`lease.fenceToken`).'),
     tokenAdvice: { type: 'string', description: 'Where a user of this library gets a real token; the docs and the hover show it.' },
     receivers: names('Receiver paths that always are this authority, for a lock of your own project (`leases`, `this.gate`): `leases.grab(key)` acquires.'),
+    methodDecorators: names('Exports of `packages` used as method decorators that run the method under the lock (`@Locked(\'key\') async save() {...}`).'),
     acquireFunctions: {
       type: 'array',
       description: 'Exports of `packages` that take the lock when called and resolve to its handle, with no authority object (`const release = await lock(redis, key)`).',

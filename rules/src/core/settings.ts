@@ -105,6 +105,7 @@ function lockModelOf(entry: Entry): LockModel {
     tokenAdvice: typeof entry.tokenAdvice === 'string' ? entry.tokenAdvice : 'pass the token the authority issues into the write',
     receivers: stringList(entry.receivers),
     acquireFunctions: acquireFunctions(entry.acquireFunctions),
+    methodDecorators: stringList(entry.methodDecorators),
   };
 }
 

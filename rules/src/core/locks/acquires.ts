@@ -314,6 +314,16 @@ function marksOnce(call: TSESTree.CallExpression, acquire: AcquireSummary, input
   return !(input.sourceCode ? isLockNamedKey(key, input.sourceCode) || LOCK_KEY_NAME.test(keyText(key, input.sourceCode)) : LOCK_KEY_NAME.test(input.sourceText(key)));
 }
 
+/** A lock model's method decorator, imported from its package: the decorated method is the section. */
+function lockDecorator(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
+  const member = call.parent?.parent;
+  if (member?.type !== AST_NODE_TYPES.MethodDefinition || !isFunctionNode(member.value)) return undefined;
+  const binding = input.receivers.importOf(unwrap(call.callee));
+  if (!binding) return undefined;
+  const model = input.receivers.models.find((m) => m.methodDecorators?.includes(binding.exported) && m.packages.includes(binding.source));
+  return model && { library: model.id, advice: model.tokenAdvice, model, callback: member.value };
+}
+
 /** A call of a lock model's acquire function, imported from its package (also through a namespace). */
 function libraryAcquireFunction(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
   const callee = unwrap(call.callee);
@@ -370,6 +380,8 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   // A library function that takes the lock itself: `const release = await lock(redis, key)`.
   const fnAcquire = libraryAcquireFunction(call, input);
   if (fnAcquire) return fnAcquire;
+  // `@Redlock(['k'], 5000) async save() {...}`: the method runs under the lock.
+  if (call.parent?.type === AST_NODE_TYPES.Decorator) return lockDecorator(call, input);
 
   // `SELECT pg_advisory_lock(...)` through any SQL client, knex's `trx.raw(...)` included.
   const head = sqlHead(call);

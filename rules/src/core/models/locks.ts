@@ -51,6 +51,8 @@ export interface LockModel {
    * handle is that element (`const [acquired, release] = await tryLock(redis, key)`).
    */
   acquireFunctions?: { name: string; handleIndex?: number }[];
+  /** Exports used as method decorators that run the method under the lock: `@Redlock(['k'], 5000) async save() {...}`. */
+  methodDecorators?: string[];
 }
 
 const DURABLE_COUNTER =
@@ -78,6 +80,7 @@ export const LOCK_MODELS: readonly LockModel[] = [
     // `RedlockService` of @anchan828/nest-redlock is a Redlock injected by NestJS.
     packages: ['redlock', '@sesamecare-oss/redlock', 'node-redlock', '@anchan828/nest-redlock'],
     authorityExports: ['default', 'Redlock', 'RedlockService'],
+    methodDecorators: ['Redlock'],
     acquire: ['acquire', 'lock'],
     acquireWithCallback: [{ method: 'using', callbackArg: -1 }],
     authorityRelease: ['release', 'unlock'],
@@ -122,6 +125,19 @@ export const LOCK_MODELS: readonly LockModel[] = [
     authorityExports: ['default'],
     acquireWithCallback: [{ method: 'lock', callbackArg: -1 }, { method: 'optimistic', callbackArg: -1 }],
     tokenAdvice: `its lock value carries no fence token: ${DURABLE_COUNTER}`,
+  },
+  {
+    // NestJS: an injected `RedisLockService` (`lock(name)` ... `unlock(name)`, SET NX PX with one
+    // uuid per service instance), or `@RedisLock(name)` around a method.
+    ...base,
+    id: 'nestjs-simple-redis-lock',
+    packages: ['@huangang/nestjs-simple-redis-lock', 'nestjs-simple-redis-lock'],
+    authorityExports: ['RedisLockService'],
+    acquire: ['lock'],
+    authorityRelease: ['unlock'],
+    extend: ['setTTL'],
+    methodDecorators: ['RedisLock'],
+    tokenAdvice: `its lock value is a random UUID, not an ordered token: ${DURABLE_COUNTER}`,
   },
   {
     // `const release = await lock(redis, key)`; the release function carries `fencingToken`, an

@@ -53,6 +53,30 @@ export async function assign(seatId: string, holder: string) {
   ${unfenced}
 }`,
     },
+    {
+      name: 'a method decorator of another package is no lock, whatever its name',
+      code: `${pg}import { Redlock } from './metrics';
+export class SeatService {
+  @Redlock('seats')
+  async assign(seatId: string, holder: string) {
+    ${unfenced}
+  }
+}`,
+    },
+    {
+      name: '@RedisLock: a method beside the decorated one holds no lock',
+      code: `${pg}import { RedisLock, RedisLockService } from '@huangang/nestjs-simple-redis-lock';
+export class SeatService {
+  constructor(protected readonly lockService: RedisLockService) {}
+  @RedisLock('seats')
+  async recount() {
+    await pool.query('SELECT count(*) FROM seats');
+  }
+  async assign(seatId: string, holder: string) {
+    ${unfenced}
+  }
+}`,
+    },
   ],
   invalid: [
     {
@@ -211,6 +235,43 @@ export class SeatService {
   }
 }`,
       errors: [{ messageId: 'missingFenceNoToken', line: 10, suggestions: [] }],
+    },
+    {
+      name: '@anchan828/nest-redlock: the body of a method decorated with @Redlock runs under the lock',
+      code: `${pg}import { Injectable } from '@nestjs/common';
+import { Redlock } from '@anchan828/nest-redlock';
+@Injectable()
+export class SeatService {
+  @Redlock((target: SeatService, seatId: string) => 'seat:' + seatId, 5000)
+  async assign(seatId: string, holder: string) {
+    ${unfenced}
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 9, suggestions: [] }],
+    },
+    {
+      name: '@huangang/nestjs-simple-redis-lock: lock(name) ... unlock(name) on the injected service, and @RedisLock',
+      code: `${pg}import { RedisLock, RedisLockService } from '@huangang/nestjs-simple-redis-lock';
+export class SeatService {
+  constructor(protected readonly lockService: RedisLockService) {}
+  async assign(seatId: string, holder: string) {
+    try {
+      await this.lockService.lock('seat:' + seatId, 60000);
+      ${unfenced}
+    } finally {
+      await this.lockService.unlock('seat:' + seatId);
+    }
+    await pool.query('UPDATE seats SET viewed_at = now() WHERE seat_id = $1', [seatId]);
+  }
+  @RedisLock('seats:sweep')
+  async sweep(seatId: string, holder: string) {
+    ${unfenced}
+  }
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 9, suggestions: [] },
+        { messageId: 'missingFenceNoToken', line: 17, suggestions: [] },
+      ],
     },
   ],
 });
