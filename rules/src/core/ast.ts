@@ -1,5 +1,5 @@
 /** Small, library-agnostic helpers over the ESTree AST that every analysis step uses. */
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 
 export type Node = TSESTree.Node;
@@ -240,4 +240,11 @@ export function constValueBefore(id: TSESTree.Identifier): Node | undefined {
     }
   }
   return undefined;
+}
+
+/** The initializer of the `const` a name is bound to (`const KEY = 'lock:jobs'`), found through the scope; not a destructured one. */
+export function constInitializer(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
+  const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
+  const def = variable?.defs[0];
+  return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init ? def.node.init : undefined;
 }

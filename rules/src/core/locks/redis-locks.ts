@@ -5,7 +5,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, enclosingFunction, memberName, propertyKeyName, staticString, unwrap, walk, type Node } from '../ast.js';
+import { calleeName, calleeObject, constInitializer, enclosingFunction, memberName, propertyKeyName, staticString, unwrap, walk, type Node } from '../ast.js';
 import { isRedisSetNx } from './acquires.js';
 import { GLOBAL_CLOCK_CALLS, VALUE_KEEPING_FUNCTIONS, VALUE_KEEPING_METHODS } from '../models/clock-sources.js';
 import { LOCK_KEY_NAME, REDIS_DATA_COMMAND } from '../models/locks.js';
@@ -210,7 +210,7 @@ function madeOfParameters(node: Node, params: ReadonlySet<string>): boolean {
 /** What a SET NX is for (see `SetNxPurpose`). `calls`: the file's calls, to find a later `EXPIRE` of the key. */
 export function setNxPurpose(site: SetNxSite, calls: readonly TSESTree.CallExpression[], sourceCode: SourceCode): SetNxPurpose {
   if (isLockNamedKey(site.key, sourceCode) || LOCK_KEY_NAME.test(keyText(site.key, sourceCode))) return 'lease';
-  const resolve = (id: TSESTree.Identifier) => constInit(id, sourceCode);
+  const resolve = (id: TSESTree.Identifier) => constInitializer(id, sourceCode);
   const expiry = setsExpiry(site);
   // `acquire(key, ttl) { await store.set(key, '1', { canOverride: false, ttlMs }) }`: a store that
   // throws when the key exists needs no reply, and a constant value is exactly the release hazard.
@@ -250,7 +250,7 @@ export function fileWideKey(key: Node, sourceCode: SourceCode): boolean {
   if (k.type === AST_NODE_TYPES.Identifier) {
     if (ASTUtils.findVariable(sourceCode.getScope(k), k.name)?.defs[0]?.type === 'ImportBinding') return true;
     // `const redisKey = this.keyFor(id)`: the name stands for the key it is bound to.
-    const init = constInit(k, sourceCode);
+    const init = constInitializer(k, sourceCode);
     if (init) k = unwrap(init);
   }
   if (staticString(k) !== undefined) return true;
@@ -258,11 +258,6 @@ export function fileWideKey(key: Node, sourceCode: SourceCode): boolean {
   return k.type === AST_NODE_TYPES.CallExpression || (k.type === AST_NODE_TYPES.TemplateLiteral && k.expressions.length > 0) || (k.type === AST_NODE_TYPES.BinaryExpression && k.operator === '+');
 }
 
-function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
-  const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
-  const def = variable?.defs[0];
-  return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init ? def.node.init : undefined;
-}
 
 /**
  * A lease taken in two steps: `if (await redis.get(key)) return;` then `redis.set(key, v, 'EX', ttl)`.

@@ -5,9 +5,9 @@
  * is the only place a Redis write can compare a fence token, so its facts (lua-script.ts)
  * say whether the write compares the token and whether it stores it.
  */
-import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, objectArgument, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constInitializer, objectArgument, propertyValue, staticString, unwrap, type Node } from '../ast.js';
 import { analyzeLuaScript, type LuaScriptFacts } from './lua-script.js';
 
 export interface RedisScript {
@@ -29,18 +29,13 @@ const SEND_COMMAND = /^sendCommand$/;
 /** Scripts are recognised by what they run; a cheap text test first. */
 const REDIS_CALL = /redis\.p?call\s*\(/;
 
-function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
-  const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
-  const def = variable?.defs[0];
-  return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? def.node.init : undefined;
-}
 
 /** The literal holding a script: inline, or through a `const` (also a class's static/readonly field is not followed). */
 function scriptLiteral(node: Node | undefined, sourceCode: SourceCode): TSESTree.StringLiteral | TSESTree.TemplateLiteral | undefined {
   if (!node) return undefined;
   let n = unwrap(node);
   if (n.type === AST_NODE_TYPES.Identifier) {
-    const init = constInit(n, sourceCode);
+    const init = constInitializer(n, sourceCode);
     if (!init) return undefined;
     n = unwrap(init);
   }

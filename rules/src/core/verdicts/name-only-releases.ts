@@ -8,7 +8,7 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { AcquireSite } from '../locks/acquires.js';
-import { calleeName, calleeObject, contains, enclosingFunction, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constInitializer, contains, enclosingFunction, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import type { FileAnalysis } from '../file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions } from './guards.js';
 import { readKnexWrite } from '../sinks/knex-writes.js';
@@ -93,7 +93,7 @@ function scriptDeleteKey(call: TSESTree.CallExpression, sourceCode: SourceCode):
   const s = unwrap(script);
   let text = staticString(s);
   if (text === undefined && s.type === AST_NODE_TYPES.Identifier) {
-    const init = constInit(s, sourceCode);
+    const init = constInitializer(s, sourceCode);
     text = init && staticString(init);
   }
   if (!text || !/redis\.call\(\s*['"](?:del|unlink)['"]/i.test(text) || /==|~=|redis\.call\(\s*['"]get['"]/i.test(text)) return undefined;
@@ -111,11 +111,6 @@ function scriptDeleteKey(call: TSESTree.CallExpression, sourceCode: SourceCode):
   return undefined;
 }
 
-function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
-  const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
-  const def = variable?.defs[0];
-  return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? def.node.init : undefined;
-}
 
 function redisReleases(analysis: FileAnalysis, locks: RedisLockKeys, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
   for (const call of analysis.calls) {
@@ -471,7 +466,7 @@ function stringOrConst(node: Node | undefined, sourceCode: SourceCode): string |
   if (text !== undefined) return text;
   if (n.type === AST_NODE_TYPES.LogicalExpression) return stringOrConst(n.right, sourceCode);
   if (n.type === AST_NODE_TYPES.Identifier) {
-    const init = constInit(n, sourceCode);
+    const init = constInitializer(n, sourceCode);
     return (init && stringOrConst(init, sourceCode)) ?? n.name;
   }
   return undefined;
@@ -633,7 +628,7 @@ function etcdClient(node: Node, analysis: FileAnalysis, sourceCode: SourceCode, 
     return inner && { prefix: inner.prefix + (n.arguments[0] ? (stringOrConst(n.arguments[0], sourceCode) ?? '') : '') };
   }
   if (n.type === AST_NODE_TYPES.Identifier && depth < 3) {
-    const init = constInit(n, sourceCode);
+    const init = constInitializer(n, sourceCode);
     if (init) return etcdClient(init, analysis, sourceCode, depth + 1);
   }
   return /etcd/i.test(receiverKey(n) ?? receiverPath(n).join('.')) ? { prefix: '' } : undefined;
@@ -647,7 +642,7 @@ function leasedKeys(analysis: FileAnalysis, sourceCode: SourceCode): Set<string>
     const object = calleeObject(call);
     if (!object) continue;
     const o = unwrap(object);
-    const init = o.type === AST_NODE_TYPES.Identifier ? constInit(o, sourceCode) : o;
+    const init = o.type === AST_NODE_TYPES.Identifier ? constInitializer(o, sourceCode) : o;
     if (init && unwrap(init).type === AST_NODE_TYPES.CallExpression && calleeName(unwrap(init) as TSESTree.CallExpression) === 'lease') keys.add(keyText(call.arguments[0], sourceCode));
   }
   return keys;
