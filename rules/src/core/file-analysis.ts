@@ -793,6 +793,11 @@ function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionI
     else if (fn && fn.type === AST_NODE_TYPES.ArrowFunctionExpression && fn.parent && isFunctionNode(fn.parent)) fn = fn.parent;
     // A callback acquire promisified by hand: `return new Promise((resolve) => lib.acquire(k, (e, l) => resolve(l)))`.
     else if (fn && fn.parent?.type === AST_NODE_TYPES.NewExpression && fn.parent.arguments[0] === fn && calleeName(fn.parent) === 'Promise') fn = enclosingFunction(fn.parent) ?? fn;
+    // A decorator factory's replacement method (`descriptor.value = async function () {...}`): the factory.
+    else if (fn && fn.parent?.type === AST_NODE_TYPES.AssignmentExpression && memberName(fn.parent.left) === 'value') {
+      const decorator = enclosingFunction(fn.parent);
+      fn = (decorator && enclosingFunction(decorator)) ?? fn;
+    }
     if (!fn) continue;
     const escapes = !releasedInPlace(site) && site.scope === enclosingFunction(site.node);
     const runsParameter = site.callbackArgument !== undefined || site.scope !== enclosingFunction(site.node) || fn !== enclosingFunction(site.node);

@@ -765,7 +765,51 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
     }
-    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis);
+    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis);
+  }
+
+  /**
+   * A method decorator factory: `fn` returns a decorator `(target, key, descriptor) => ...` that
+   * keeps `descriptor.value` and puts in its place a function calling it under a lock
+   * (`const original = descriptor.value; descriptor.value = async function (...args) { lock; await
+   * original.apply(this, args); release }`). Where `@fn(...)` decorates a method, that method runs
+   * under the lock.
+   */
+  private decoratorAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    for (const returned of this.returnsOf(fn)) {
+      const decorator = this.returnedFunction(returned, fn);
+      const descriptor = decorator?.params[2];
+      if (!decorator || descriptor?.type !== AST_NODE_TYPES.Identifier) continue;
+      const isOriginal = (node: Node): boolean => {
+        const n = unwrap(node);
+        if (n.type === AST_NODE_TYPES.MemberExpression) return unwrap(n.object).type === AST_NODE_TYPES.Identifier && (unwrap(n.object) as TSESTree.Identifier).name === descriptor.name && memberName(n) === 'value';
+        if (n.type !== AST_NODE_TYPES.Identifier) return false;
+        const def = ASTUtils.findVariable(this.sourceCode.getScope(n), n.name)?.defs[0];
+        return def?.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init !== null && contains(decorator.body, def.node) && isOriginal(def.node.init);
+      };
+      for (const site of analysis.acquires) {
+        if (site.handedOver || site.callbackArgument || !contains(decorator.body, site.node)) continue;
+        const runsOriginal = analysis.calls.some((call) => {
+          if (!contains(site.range, call)) return false;
+          const callee = unwrap(call.callee);
+          const target = callee.type === AST_NODE_TYPES.MemberExpression && /^(?:call|apply)$/.test(memberName(callee) ?? '') ? callee.object : callee;
+          return isOriginal(target);
+        });
+        if (!runsOriginal) continue;
+        return {
+          library: site.library,
+          label: site.origin?.label ?? site.label,
+          advice: site.advice,
+          at: site.origin?.at ?? locationOf(this.file, site.node),
+          flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+          ...(site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
+          style: 'callback',
+          decorates: true,
+          tokenProperties: [],
+        };
+      }
+    }
+    return undefined;
   }
 
   /**

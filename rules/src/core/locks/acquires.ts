@@ -260,6 +260,11 @@ export interface AcquireFinderInput {
 /** A lock taken through a project helper, as its summary describes it. */
 function classifySummarised(call: TSESTree.CallExpression, acquire: AcquireSummary, input: AcquireFinderInput): Candidate | undefined {
   const base: Candidate = { library: acquire.library, advice: acquire.advice, summary: acquire };
+  // A decorator factory locks only the method it decorates; called elsewhere it runs nothing.
+  if (acquire.decorates) {
+    const member = call.parent?.type === AST_NODE_TYPES.Decorator ? call.parent.parent : undefined;
+    return member?.type === AST_NODE_TYPES.MethodDefinition && isFunctionNode(member.value) ? { ...base, callback: member.value } : undefined;
+  }
   if (acquire.style !== 'callback' || acquire.callbackArg === undefined) return base;
   const index = acquire.callbackArg < 0 ? call.arguments.length + acquire.callbackArg : acquire.callbackArg;
   let arg: Node | undefined = call.arguments[index];

@@ -73,6 +73,11 @@ export interface AcquireSummary {
    * reply (`await acquire(k, v, ttl);` as a statement) takes no lock.
    */
   returnsReply?: boolean;
+  /**
+   * A method decorator factory (`@DistributedLock('k')`): the decorator it returns replaces the
+   * method with one that runs the original under the lock, so the decorated method is the section.
+   */
+  decorates?: boolean;
 }
 
 export interface ReleaseSummary {
