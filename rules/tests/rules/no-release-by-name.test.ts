@@ -75,6 +75,22 @@ export async function refresh(userId: string) {
 }`,
     },
     {
+      name: 'a store adapter\'s setNX(key, ...) and del(key), each keyed by its own parameter: the adapter frees no one\'s lock, its callers decide',
+      code: `import type Redis from 'ioredis';
+export class RedisStore {
+  constructor(private readonly client: Redis, private readonly prefix = 'app:') {}
+  private prefixed(key: string) { return this.prefix + key; }
+  async setNX(key: string, value: string, ttlMs: number) {
+    const prefixedKey = this.prefixed(key);
+    return (await this.client.set(prefixedKey, value, 'PX', ttlMs, 'NX')) === 'OK';
+  }
+  async del(key: string) {
+    const prefixedKey = this.prefixed(key);
+    return this.client.del(prefixedKey);
+  }
+}`,
+    },
+    {
       name: 'DEL without any lock in the file: ordinary cache invalidation',
       code: `${ioredis}
 export async function forget(sessionId: string) {

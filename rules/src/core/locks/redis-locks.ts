@@ -195,16 +195,37 @@ function parameterNames(node: Node): Set<string> {
   return names;
 }
 
-/** Built from the enclosing function's parameters and constant text only: `key`, `${ns}-${key}`, `prefix + key`. */
-function madeOfParameters(node: Node, params: ReadonlySet<string>): boolean {
+/**
+ * Built from the enclosing function's parameters and constant text only: `key`, `${ns}-${key}`,
+ * `prefix + key`, also through a `const` of the function (`const prefixed = this.prefixKey(key)`), a
+ * call that builds it from them (`this.prefixKey(key)`) and the instance's own settings (`this.prefix + key`).
+ */
+function madeOfParameters(node: Node, params: ReadonlySet<string>, resolve?: (id: TSESTree.Identifier) => Node | undefined, depth = 0): boolean {
   const n = unwrap(node);
-  if (n.type === AST_NODE_TYPES.Identifier) return params.has(n.name);
-  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.expressions.length > 0 && n.expressions.every((e) => madeOfParameters(e, params) || staticString(e) !== undefined);
+  const made = (part: Node) => madeOfParameters(part, params, resolve, depth + 1);
+  const fixed = (part: Node) => staticString(part) !== undefined || isInstanceSetting(part);
+  if (n.type === AST_NODE_TYPES.Identifier) {
+    if (params.has(n.name)) return true;
+    const init = depth < 3 ? resolve?.(n) : undefined;
+    return !!init && enclosingFunction(init) === enclosingFunction(n) && made(init);
+  }
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.expressions.length > 0 && n.expressions.some(made) && n.expressions.every((e) => made(e) || fixed(e));
   if (n.type === AST_NODE_TYPES.BinaryExpression && n.operator === '+') {
     const parts = [n.left, n.right];
-    return parts.some((part) => madeOfParameters(part, params)) && parts.every((part) => madeOfParameters(part, params) || staticString(part) !== undefined);
+    return parts.some(made) && parts.every((part) => made(part) || fixed(part));
+  }
+  if (n.type === AST_NODE_TYPES.CallExpression && depth < 3 && n.arguments.length > 0) {
+    const callee = unwrap(n.callee);
+    const helper = callee.type === AST_NODE_TYPES.Identifier || (callee.type === AST_NODE_TYPES.MemberExpression && unwrap(callee.object).type === AST_NODE_TYPES.ThisExpression);
+    return helper && n.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && made(a)) && n.arguments.every((a) => a.type !== AST_NODE_TYPES.SpreadElement && (made(a) || fixed(a)));
   }
   return false;
+}
+
+/** `this.prefix`: a setting of the instance, the same for every call. */
+function isInstanceSetting(node: Node): boolean {
+  const n = unwrap(node);
+  return n.type === AST_NODE_TYPES.MemberExpression && !n.computed && unwrap(n.object).type === AST_NODE_TYPES.ThisExpression;
 }
 
 /** What a SET NX is for (see `SetNxPurpose`). `calls`: the file's calls, to find a later `EXPIRE` of the key. */
@@ -225,7 +246,7 @@ export function setNxPurpose(site: SetNxSite, calls: readonly TSESTree.CallExpre
   if (replyDiscarded(site.call)) return 'marker';
   if (site.value && (isConstant(site.value, resolve) || isClockReading(site.value, resolve))) return 'marker';
   const params = parameterNames(site.call);
-  if (site.value && madeOfParameters(site.value, params) && madeOfParameters(site.key, params)) return 'primitive';
+  if (site.value && madeOfParameters(site.value, params, resolve) && madeOfParameters(site.key, params, resolve)) return 'primitive';
   return 'lease';
 }
 
