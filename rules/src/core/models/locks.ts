@@ -127,6 +127,20 @@ export const LOCK_MODELS: readonly LockModel[] = [
     tokenAdvice: `its lock value carries no fence token: ${DURABLE_COUNTER}`,
   },
   {
+    // `redlock.acquire(key, ttl)` (null when taken), `redlock.withLock(key, ttl, fn)`; NestJS wraps it as
+    // `RedlockService` and the `@Redlock(keys, ttl)` method decorator of @nestjs-redis/lock.
+    ...base,
+    id: 'redis-kit-lock',
+    packages: ['@redis-kit/lock', '@nestjs-redis/lock'],
+    authorityExports: ['Redlock', 'RedlockService'],
+    acquire: ['acquire'],
+    acquireWithCallback: [{ method: 'withLock', callbackArg: -1 }],
+    authorityRelease: ['release'],
+    validity: ['isValid'],
+    methodDecorators: ['Redlock'],
+    tokenAdvice: `its lock token is random and orders nothing: ${DURABLE_COUNTER}`,
+  },
+  {
     // NestJS: an injected `RedisLockService` (`lock(name)` ... `unlock(name)`, SET NX PX with one
     // uuid per service instance), or `@RedisLock(name)` around a method.
     ...base,

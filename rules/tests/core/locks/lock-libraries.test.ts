@@ -250,6 +250,33 @@ export class SeatService {
       errors: [{ messageId: 'missingFenceNoToken', line: 9, suggestions: [] }],
     },
     {
+      name: '@nestjs-redis/lock: @Redlock(keys, ttl) around a method that writes Redis',
+      code: `import { Injectable } from '@nestjs/common';
+import { Redlock } from '@nestjs-redis/lock';
+import type { RedisClientType } from 'redis';
+@Injectable()
+export class QuotaService {
+  constructor(private readonly redis: RedisClientType) {}
+  @Redlock(['quota:refill'], 2000)
+  async refill(tenant: string, credits: number) {
+    await this.redis.set('quota:' + tenant, String(credits));
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 9, suggestions: [] }],
+    },
+    {
+      name: '@redis-kit/lock: withLock(key, ttl, fn) runs fn under the lock',
+      code: `${pg}import { Redlock } from '@redis-kit/lock';
+declare const clients: any[];
+const redlock = new Redlock(clients);
+export async function assign(seatId: string, holder: string) {
+  await redlock.withLock('seat:' + seatId, 5000, async () => {
+    ${unfenced}
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 8, suggestions: [] }],
+    },
+    {
       name: '@huangang/nestjs-simple-redis-lock: lock(name) ... unlock(name) on the injected service, and @RedisLock',
       code: `${pg}import { RedisLock, RedisLockService } from '@huangang/nestjs-simple-redis-lock';
 export class SeatService {
