@@ -4,6 +4,8 @@
  * keeps the whole message within about 120 columns.
  */
 
+import { basename, extname } from 'node:path';
+
 /** Longest code span a message quotes, in characters, the backticks excluded. */
 export const MAX_QUOTE = 32;
 
@@ -30,4 +32,18 @@ export function codeSpan(text: string, max = MAX_QUOTE): string {
 /** ` (line 12)`, or nothing when the place is on the line being reported: a message never names its own line. */
 export function lineSuffix(line: number, reportedLine: number): string {
   return line === reportedLine ? '' : ` (line ${line})`;
+}
+
+/** Longest file name a message names another place by (`lock-helpers.ts:12`). */
+const MAX_FILE_NAME = 20;
+
+/**
+ * A file as a message names it: its base name, its stem cut with an ellipsis when long, the
+ * extension kept (`distributed-lock….ts` for `distributed-lock.decorator.ts`).
+ */
+export function fileLabel(file: string): string {
+  const name = basename(file);
+  if (name.length <= MAX_FILE_NAME) return name;
+  const ext = extname(name);
+  return `${name.slice(0, MAX_FILE_NAME - ext.length - 1)}…${ext}`;
 }

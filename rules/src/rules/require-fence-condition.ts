@@ -1,7 +1,6 @@
-import { basename } from 'node:path';
 import { getFileAnalysis, type ReceivedWriteSite, type WriteSite } from '../core/file-analysis.js';
 import { comparesToken, fenceColumn, fenceSuggestion, inferTokenColumn } from '../core/fixes/fence-suggestion.js';
-import { codeSpan, lineSuffix } from '../core/message-text.js';
+import { codeSpan, fileLabel, lineSuffix } from '../core/message-text.js';
 import { checkThenWritesOf, isWriteOf } from '../core/verdicts/check-then-write.js';
 import { acquirePlace, describeWrite } from '../core/verdicts/write-effects.js';
 import { createRule } from '../util/create-rule.js';
@@ -82,7 +81,7 @@ export default createRule<Options, MessageIds>({
               data: {
                 // The file and line are enough here; the code flow (SARIF, related information) has the path.
                 write: codeSpan(write.write.label.replace(/^`|`$/g, ''), 24),
-                where: `${basename(write.write.at.file)}:${write.write.at.line}`,
+                where: `${fileLabel(write.write.at.file)}:${write.write.at.line}`,
                 acquire: acquirePlace(acquire, reportedLine),
                 value: write.nonTokenArgument ? codeSpan(sourceCode.getText(write.nonTokenArgument), 24) : '',
               },

@@ -2,7 +2,6 @@
  * Finds where a lock is taken and how far its critical section reaches: from the acquire to
  * the release of the same handle, or the body of the callback that runs under the lock.
  */
-import { basename } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import {
@@ -41,7 +40,7 @@ import { keyArgument } from '../modules/param-sources.js';
 import { isLockNamedKey, keyText, readCheckedSet, readSetNx, replyDiscarded, setNxPurpose } from './redis-locks.js';
 import { leaseRowTaken } from './lease-rows.js';
 import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
-import { codeSpan, shorten } from '../message-text.js';
+import { codeSpan, fileLabel, shorten } from '../message-text.js';
 import { handedOverSections } from './handed-over.js';
 
 export interface AcquireSite {
@@ -685,7 +684,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     // `super(… onFlush)`: the base class's lock, named by the option it runs.
     const callee = call.callee.type === AST_NODE_TYPES.Super && origin?.callbackProperty ? `super(… ${shorten(origin.callbackProperty, 16)})` : shorten(input.sourceText(call.callee), 24);
     const label = origin
-      ? `\`${callee}\` (${basename(origin.at.file)}:${origin.at.line})`
+      ? `\`${callee}\` (${fileLabel(origin.at.file)}:${origin.at.line})`
       : candidate.advisory
         ? `\`${candidate.advisory.fn}\``
         : candidate.library === 'sql-lease-table'

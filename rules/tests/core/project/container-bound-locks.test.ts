@@ -212,6 +212,6 @@ export class PgSnapshotStore extends SnapshotStore {
     const results = await current.lint('src/snapshots/pg-snapshot.store.ts');
     const messages = results.get('src/snapshots/pg-snapshot.store.ts') ?? [];
     expect(findings(messages)).toEqual(['14 fencelint/require-fence-condition']);
-    expect(messages[0]?.message).toContain('redis-gate-backend.ts');
+    expect(messages[0]?.message).toContain('redis-gate-backe….ts');
   });
 });
