@@ -3240,3 +3240,80 @@ class Dispatcher {
     },
   ],
 });
+
+// The path that holds a lock can leave its function before the function ends.
+ruleTester.run('require-fence-condition: paths that leave the section', rule, {
+  valid: [
+    {
+      name: 'a claim helper whose success branch returns: what follows the branch runs only when the claim was not taken',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+class Coalescer {
+  private async take(key: string, id: string) {
+    const ok = await redis.set('batch:' + key, 'pending:' + id, 'PX', 5000, 'NX');
+    if (ok === 'OK') return { claimed: true };
+    return { claimed: false, owner: await redis.get('batch:' + key) };
+  }
+  async join(key: string, id: string, note: string) {
+    const claim = await this.take(key, id);
+    if (claim.claimed) {
+      return { status: 'new', id };
+    }
+    await pool.query('UPDATE batches SET note = $1 WHERE batch_key = $2', [note, claim.owner]);
+    return { status: 'joined' };
+  }
+}`,
+    },
+    {
+      name: 'an acquire returned to the caller: the code after its return statement never runs on that path',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+class Slots {
+  private async grab(key: string) {
+    const ok = await redis.set('slot:' + key, 'x-' + Math.random(), 'PX', 5000, 'NX');
+    return ok === 'OK' ? { held: true } : null;
+  }
+  async wait(key: string, note: string) {
+    for (let i = 0; i < 3; i++) {
+      const seen = await redis.get('slot:' + key);
+      if (!seen) {
+        return await this.grab(key);
+      }
+      await pool.query('UPDATE slots SET note = $1 WHERE slot_key = $2', [note, seen]);
+    }
+    return null;
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the branch that took the claim is still the section, and so is the path after a test of the failure',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+export async function run(key: string, note: string) {
+  const claim = await redis.set('job:' + key, 'w-' + Math.random(), 'PX', 5000, 'NX');
+  if (claim) {
+    await pool.query('UPDATE jobs SET note = $1 WHERE key = $2', [note, key]);
+    return;
+  }
+  await pool.query('UPDATE jobs SET seen = now() WHERE key = $1', [key]);
+}
+export async function step(key: string, note: string) {
+  const claim = await redis.set('job:' + key, 'w-' + Math.random(), 'PX', 5000, 'NX');
+  if (!claim) return;
+  await pool.query('UPDATE jobs SET note = $1 WHERE key = $2', [note, key]);
+}`,
+      errors: [
+        { line: 8, messageId: 'missingFenceNoToken' },
+        { line: 16, messageId: 'missingFenceNoToken' },
+      ],
+    },
+  ],
+});
