@@ -3317,3 +3317,75 @@ export async function step(key: string, note: string) {
     },
   ],
 });
+
+// A write that checks the row has not moved past a value the holder read, and moves it on itself.
+ruleTester.run('require-fence-condition: optimistic checks on a column the write moves on', rule, {
+  valid: [
+    {
+      name: 'SQL: the stamp read earlier compared with <= (or under NOT EXISTS with >), and the write stamps the row again',
+      code: `${redlockPg}
+export async function rotate(group: string, secret: string) {
+  const lock = await redlock.acquire(['rotate:' + group], 5000);
+  try {
+    const { rows } = await pool.query('SELECT max(rotated_at) AS seen FROM devices WHERE group_id = $1', [group]);
+    const seen = rows[0].seen;
+    const a = await pool.query('UPDATE devices SET secret = $1, rotated_at = now() WHERE group_id = $2 AND rotated_at <= $3', [secret, group, seen]);
+    const b = await pool.query(
+      'UPDATE devices SET secret = $1, rotated_at = $4 WHERE group_id = $2 AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.group_id = $2 AND d.rotated_at > $3)',
+      [secret, group, seen, new Date()],
+    );
+    return a.rowCount + b.rowCount;
+  } finally {
+    await lock.release();
+  }
+}`,
+    },
+    {
+      name: 'Drizzle: a sql condition against the stamp passed in (also behind a ternary on it), with a fresh stamp in set()',
+      code: `import Redlock from 'redlock';
+import { and, eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { devices } from './schema';
+const redlock = new Redlock([]);
+const db = drizzle(process.env.DB!);
+async function spread(group: string, secret: string, seen?: Date) {
+  return db
+    .update(devices)
+    .set({ secret, rotatedAt: new Date() })
+    .where(and(eq(devices.groupId, group), seen ? sql\`NOT EXISTS (SELECT 1 FROM \${devices} d WHERE d.group_id = \${group} AND d.rotated_at > \${seen.toISOString()})\` : undefined));
+}
+export async function rotate(group: string, secret: string, seen: Date) {
+  await redlock.using(['rotate:' + group], 5000, async () => {
+    await spread(group, secret, seen);
+    await db.update(devices).set({ secret, rotatedAt: new Date() }).where(and(eq(devices.groupId, group), sql\`\${devices.rotatedAt} <= \${seen}\`));
+  });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'last write wins by clock, a compare with no stamp stored, a compare with the clock, and a compare on another table are no checks',
+      code: `${redlockPg}
+export async function rotate(group: string, secret: string, seen: Date) {
+  const lock = await redlock.acquire(['rotate:' + group], 5000);
+  try {
+    await pool.query('UPDATE devices SET secret = $1, rotated_at = $3 WHERE group_id = $2 AND rotated_at < $3', [secret, group, seen]);
+    await pool.query('UPDATE devices SET secret = $1 WHERE group_id = $2 AND rotated_at <= $3', [secret, group, seen]);
+    await pool.query('UPDATE devices SET secret = $1, rotated_at = now() WHERE group_id = $2 AND rotated_at <= $3', [secret, group, new Date()]);
+    await pool.query(
+      'UPDATE devices SET secret = $1, rotated_at = now() WHERE group_id = $2 AND NOT EXISTS (SELECT 1 FROM audits a WHERE a.rotated_at > $3)',
+      [secret, group, seen],
+    );
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [
+        { line: 9, messageId: 'missingFenceNoToken' },
+        { line: 10, messageId: 'missingFenceNoToken' },
+        { line: 11, messageId: 'missingFenceNoToken' },
+        { line: 12, messageId: 'missingFenceNoToken' },
+      ],
+    },
+  ],
+});
