@@ -11,6 +11,7 @@ import { fileNodes } from './file-nodes.js';
 import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope } from './locks/advisory-scope.js';
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
+import { namesHeldKey } from './locks/held-key-callers.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
 import { FunctionIndex } from './modules/functions.js';
@@ -254,10 +255,13 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   // the key the file's SET NX lease takes (`this.keyFor(doc)` in the renewal timer) renews or
   // takes over that lock, it writes nothing the lock protects.
   let lockKeys: RedisLockKeys | undefined;
+  // A key parameter that every caller fills with the value naming a lock it takes is that lock's key.
+  let heldAcquires: AcquireSite[] = [];
   const isOwnLockKey = (key: Node): boolean => {
     lockKeys ??= new RedisLockKeys(calls, sourceCode);
     const site = lockKeys.setNxOf(key);
-    return !!site && (fileWideKey(key, sourceCode) || enclosingFunction(site.call) === enclosingFunction(key));
+    if (site && (fileWideKey(key, sourceCode) || enclosingFunction(site.call) === enclosingFunction(key))) return true;
+    return namesHeldKey(key, heldAcquires, functions, sourceCode);
   };
 
   // `await this.watch(key)` before `multi()...exec()`: a WATCH sent in the function, or by a same-file helper it called.
@@ -440,6 +444,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     summaryOf = (call) => projectSummary?.(call) ?? localSummary(call);
     acquires = findAcquires({ ...acquireInput, summaryOf });
   }
+  heldAcquires = acquires;
   // A receiver this file takes a SET NX lease on is a Redis client, whatever its declared type
   // (`private redis: RedisLike`, a structural subset of ioredis): its other commands are Redis writes.
   for (const site of acquires) {

@@ -3389,3 +3389,45 @@ export async function rotate(group: string, secret: string, seen: Date) {
     },
   ],
 });
+
+// A claim's own key, written by a helper its callers fill with the value naming the claim.
+ruleTester.run('require-fence-condition: the claim key written through a helper', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'a helper that marks the claim done (also called from a hook handed on in a context object) keeps the claim; a key built from it and another key stay reported',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+const BUSY = 'busy';
+const DONE = 'done';
+
+export async function takeDelivery({ deliveryKey }: { deliveryKey: string }) {
+  const reply = await redis.set(deliveryKey, BUSY, 'PX', 60000, 'NX');
+  if (reply !== null) return 'taken';
+  return (await redis.get(deliveryKey)) === DONE ? 'seen' : 'busy';
+}
+export async function finishDelivery({ deliveryKey }: { deliveryKey: string }) {
+  await redis.set(deliveryKey, DONE, 'PX', 86400000);
+}
+export async function noteDelivery({ deliveryKey }: { deliveryKey: string }) {
+  await redis.set('note:' + deliveryKey, DONE);
+}
+export async function guard(ctx: any, id: string, next: () => Promise<void>) {
+  const deliveryKey = 'delivery:' + id;
+  const taken = await takeDelivery({ deliveryKey });
+  if (taken !== 'taken') return;
+  ctx.hooks = {
+    done: () => finishDelivery({ deliveryKey }),
+  };
+  await noteDelivery({ deliveryKey });
+  await redis.set(deliveryKey + ':seen', '1');
+  await next();
+}
+`,
+      errors: [
+        { line: 15, messageId: 'missingFenceNoToken' },
+        { line: 25, messageId: 'missingFenceNoToken' },
+      ],
+    },
+  ],
+});
