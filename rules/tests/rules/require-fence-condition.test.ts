@@ -3431,3 +3431,60 @@ export async function guard(ctx: any, id: string, next: () => Promise<void>) {
     },
   ],
 });
+
+// Records the same transaction has just read again and checked, then removed or set to a fixed state.
+ruleTester.run('require-fence-condition: writes re-checked in their transaction', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'a constant update after a re-read that leaves, and a delete after a read that throws, are not reported; computed values, writes outside the transaction are',
+      code: `import Redlock from 'redlock';
+import { PrismaClient } from '@prisma/client';
+import { MongoClient } from 'mongodb';
+const redlock = new Redlock([]);
+const prisma = new PrismaClient();
+const mongo = new MongoClient('mongodb://x');
+
+export async function closeOffers(now: Date) {
+  const lock = await redlock.acquire(['offers-job'], 30000);
+  try {
+    const due = await prisma.offer.findMany({ where: { open: true, endsAt: { lte: now } } });
+    await prisma.$transaction(async (tx) => {
+      for (const offer of due) {
+        const still = await tx.offer.findFirst({ where: { offerId: offer.offerId, open: true, endsAt: { lte: now } } });
+        if (!still) continue;
+        await tx.offer.update({ where: { offerId: offer.offerId }, data: { open: false } });
+        await tx.offer.update({ where: { offerId: offer.offerId }, data: { open: false, total: offer.total + 1 } });
+      }
+    });
+    for (const offer of due) await prisma.offer.update({ where: { offerId: offer.offerId }, data: { open: false } });
+  } finally {
+    await lock.release();
+  }
+}
+
+export async function fold(ids: string[], expected: number, merged: object[]) {
+  const lock = await redlock.acquire(['fold'], 30000);
+  const pages = mongo.db('d').collection('pages');
+  const session = mongo.startSession();
+  try {
+    await session.withTransaction(async () => {
+      const seen = await pages.aggregate([{ $match: { _id: { $in: ids } } }, { $group: { _id: null, n: { $sum: 1 } } }], { session }).next();
+      if (!seen || seen.n !== expected) throw new Error('changed');
+      await pages.deleteMany({ _id: { $in: ids } }, { session });
+      await pages.insertMany(merged as any[], { session });
+    });
+    await pages.deleteMany({ _id: { $in: ids } });
+  } finally {
+    await lock.release();
+  }
+}
+`,
+      errors: [
+        { line: 17, messageId: 'missingFenceNoToken' },
+        { line: 20, messageId: 'missingFenceNoToken' },
+        { line: 37, messageId: 'missingFenceNoToken' },
+      ],
+    },
+  ],
+});
