@@ -154,7 +154,7 @@ export const REDIS_DATA_COMMAND = /^(?:[lr]push|[lr]pushx|[lr]pop|lrange|lrem|ls
  * the branch they open is the one holding the lock; the code after a branch that leaves runs
  * only when the lock was not taken.
  */
-export const ACQUIRED_RESULT_MEMBER = /^(?:claimed|acquired|locked|obtained|granted|won|ok|success|succeeded|isLeader|gotLock|hasLock|isAcquired|lockAcquired)$/;
+export const ACQUIRED_RESULT_MEMBER = /^(?:claimed|acquired|obtained|granted|won|ok|success|succeeded|isLeader|gotLock|hasLock|isAcquired|lockAcquired)$/;
 /** Handle members that report whether a lease is still held, in any library: a check, not a fence. */
 export const GENERIC_VALIDITY_MEMBER = /^(?:isValid|isAcquired|isHeld|isLocked|isOwned|isOwner|isExpired|isAlive|isActive|stillHeld|stillValid|hasLock|holdsLock|isLeaseValid|checkLease|checkLock|verifyLock|verifyLease|isLockHeld)$/;
 /** Handle members that hold the lease's expiry time, compared with a clock by a validity check. */
