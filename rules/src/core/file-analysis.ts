@@ -11,6 +11,8 @@ import { fileNodes } from './file-nodes.js';
 import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope } from './locks/advisory-scope.js';
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
+import { namesHeldKey } from './locks/held-key-callers.js';
+import { recheckedInTransaction } from './sinks/rechecked-writes.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
 import { FunctionIndex } from './modules/functions.js';
@@ -254,10 +256,13 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   // the key the file's SET NX lease takes (`this.keyFor(doc)` in the renewal timer) renews or
   // takes over that lock, it writes nothing the lock protects.
   let lockKeys: RedisLockKeys | undefined;
+  // A key parameter that every caller fills with the value naming a lock it takes is that lock's key.
+  let heldAcquires: AcquireSite[] = [];
   const isOwnLockKey = (key: Node): boolean => {
     lockKeys ??= new RedisLockKeys(calls, sourceCode);
     const site = lockKeys.setNxOf(key);
-    return !!site && (fileWideKey(key, sourceCode) || enclosingFunction(site.call) === enclosingFunction(key));
+    if (site && (fileWideKey(key, sourceCode) || enclosingFunction(site.call) === enclosingFunction(key))) return true;
+    return namesHeldKey(key, heldAcquires, functions, sourceCode);
   };
 
   // `await this.watch(key)` before `multi()...exec()`: a WATCH sent in the function, or by a same-file helper it called.
@@ -271,6 +276,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     return calls.some((c) => c.range[1] <= node.range[0] && enclosingFunction(c) === fn && sendsWatch(c, 0));
   };
 
+  // A write whose records the same transaction has just read again and checked (see `rechecked-writes.ts`).
+  const recheckedBefore = (write: ObjectWrite): boolean => recheckedInTransaction(write, calls, sourceCode);
+
   const readWrite: FileAnalysis['readWrite'] = (node, judge = {}) =>
     readWriteAt(node, {
       receivers,
@@ -282,6 +290,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       scripts,
       inheritedRecords: options.summaryMode,
       watchedBefore,
+      recheckedBefore,
     });
   let tracer = new TokenTracer(sourceCode, functions, [], { imports, catalog });
   const empty = (): FileAnalysis => ({
@@ -440,6 +449,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     summaryOf = (call) => projectSummary?.(call) ?? localSummary(call);
     acquires = findAcquires({ ...acquireInput, summaryOf });
   }
+  heldAcquires = acquires;
   // A receiver this file takes a SET NX lease on is a Redis client, whatever its declared type
   // (`private redis: RedisLike`, a structural subset of ioredis): its other commands are Redis writes.
   for (const site of acquires) {
@@ -557,14 +567,14 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const acquire = sectionOf(node);
     if (!acquire) {
       const lease = receivedOf(node);
-      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql, scripts, watchedBefore });
+      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql, scripts, watchedBefore, recheckedBefore });
       if (reading?.sink === 'sql') receivedSql.push({ call: reading.call });
       if (lease && reading && !isLeaseUpkeep(reading, lease)) receivedWrites.push({ ...reading, received: lease });
       continue;
     }
     // A write on the connection a helper's advisory lock is held on commits while the lock is held.
     if (acquire.lockedSession && writeConnection(node) === acquire.lockedSession.key) continue;
-    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore });
+    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore, recheckedBefore });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
       const bound = batchedUnderLock(acquire, statementOf(reading.node), sourceCode) ?? (acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn)));
@@ -706,6 +716,8 @@ interface WriteEnv {
   inheritedRecords?: boolean;
   /** Whether a Redis `WATCH` ran earlier in the function of a node (directly or through a same-file helper). */
   watchedBefore?: (node: Node) => boolean;
+  /** Whether the same transaction read a write's records again and left unless they were as expected. */
+  recheckedBefore?: (write: ObjectWrite) => boolean;
 }
 
 const REDIS = sinkModel('redis');
@@ -746,6 +758,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     if (write) {
       const verdict = judgeObjectWrite(write, judge);
       if (!verdict.tokenCompared && onlyRelativeObjectWrite(write)) return undefined;
+      if (!verdict.tokenCompared && env.recheckedBefore?.(write)) return undefined;
       return { sink: 'object', node, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
     }
     const record = node.type === AST_NODE_TYPES.CallExpression ? readRecordWrite(node, receivers) : undefined;

@@ -739,7 +739,11 @@ class ModuleSummarizer implements ModuleBuilder {
       const option = owner === fn ? this.optionCalledIn(site.range, fn, analysis) : undefined;
       if (option) return { ...common, style: 'callback', callbackArg: option.arg, callbackProperty: option.property, tokenProperties: [] };
       // A lock still held when the function returns: the caller holds it until a release.
-      const inCallback = site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program && !this.retriedBy(owner, site.node, fn);
+      // A lock that runs a callback of its own (`lock(name, keys, async () => ...)`) is given back when
+      // the callback returns: what the call returns is the callback's result, never a held lock, also
+      // when a wrapper hands it on (`return startSpan(..., async () => lock(..., cb))`).
+      const ownCallback = site.scope.type !== AST_NODE_TYPES.Program && site.scope !== owner && contains(site.node, site.scope);
+      const inCallback = ownCallback || (site.scope !== fn && site.scope.type !== AST_NODE_TYPES.Program && !this.retriedBy(owner, site.node, fn));
       if (!releasedInPlace(site) && !inCallback && !site.callbackArgument) {
         // It escapes when the caller gets something back, the lock sits on the caller's own
         // connection, or the function is named for taking it; a function that only uses the

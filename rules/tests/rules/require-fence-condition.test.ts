@@ -3240,3 +3240,251 @@ class Dispatcher {
     },
   ],
 });
+
+// The path that holds a lock can leave its function before the function ends.
+ruleTester.run('require-fence-condition: paths that leave the section', rule, {
+  valid: [
+    {
+      name: 'a claim helper whose success branch returns: what follows the branch runs only when the claim was not taken',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+class Coalescer {
+  private async take(key: string, id: string) {
+    const ok = await redis.set('batch:' + key, 'pending:' + id, 'PX', 5000, 'NX');
+    if (ok === 'OK') return { claimed: true };
+    return { claimed: false, owner: await redis.get('batch:' + key) };
+  }
+  async join(key: string, id: string, note: string) {
+    const claim = await this.take(key, id);
+    if (claim.claimed) {
+      return { status: 'new', id };
+    }
+    await pool.query('UPDATE batches SET note = $1 WHERE batch_key = $2', [note, claim.owner]);
+    return { status: 'joined' };
+  }
+}`,
+    },
+    {
+      name: 'an acquire returned to the caller: the code after its return statement never runs on that path',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+class Slots {
+  private async grab(key: string) {
+    const ok = await redis.set('slot:' + key, 'x-' + Math.random(), 'PX', 5000, 'NX');
+    return ok === 'OK' ? { held: true } : null;
+  }
+  async wait(key: string, note: string) {
+    for (let i = 0; i < 3; i++) {
+      const seen = await redis.get('slot:' + key);
+      if (!seen) {
+        return await this.grab(key);
+      }
+      await pool.query('UPDATE slots SET note = $1 WHERE slot_key = $2', [note, seen]);
+    }
+    return null;
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the branch that took the claim is still the section, and so is the path after a test of the failure',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const redis = new Redis();
+const pool = new Pool();
+export async function run(key: string, note: string) {
+  const claim = await redis.set('job:' + key, 'w-' + Math.random(), 'PX', 5000, 'NX');
+  if (claim) {
+    await pool.query('UPDATE jobs SET note = $1 WHERE key = $2', [note, key]);
+    return;
+  }
+  await pool.query('UPDATE jobs SET seen = now() WHERE key = $1', [key]);
+}
+export async function step(key: string, note: string) {
+  const claim = await redis.set('job:' + key, 'w-' + Math.random(), 'PX', 5000, 'NX');
+  if (!claim) return;
+  await pool.query('UPDATE jobs SET note = $1 WHERE key = $2', [note, key]);
+}`,
+      errors: [
+        { line: 8, messageId: 'missingFenceNoToken' },
+        { line: 16, messageId: 'missingFenceNoToken' },
+      ],
+    },
+  ],
+});
+
+// A write that checks the row has not moved past a value the holder read, and moves it on itself.
+ruleTester.run('require-fence-condition: optimistic checks on a column the write moves on', rule, {
+  valid: [
+    {
+      name: 'SQL: the stamp read earlier compared with <= (or under NOT EXISTS with >), and the write stamps the row again',
+      code: `${redlockPg}
+export async function rotate(group: string, secret: string) {
+  const lock = await redlock.acquire(['rotate:' + group], 5000);
+  try {
+    const { rows } = await pool.query('SELECT max(rotated_at) AS seen FROM devices WHERE group_id = $1', [group]);
+    const seen = rows[0].seen;
+    const a = await pool.query('UPDATE devices SET secret = $1, rotated_at = now() WHERE group_id = $2 AND rotated_at <= $3', [secret, group, seen]);
+    const b = await pool.query(
+      'UPDATE devices SET secret = $1, rotated_at = $4 WHERE group_id = $2 AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.group_id = $2 AND d.rotated_at > $3)',
+      [secret, group, seen, new Date()],
+    );
+    return a.rowCount + b.rowCount;
+  } finally {
+    await lock.release();
+  }
+}`,
+    },
+    {
+      name: 'Drizzle: a sql condition against the stamp passed in (also behind a ternary on it), with a fresh stamp in set()',
+      code: `import Redlock from 'redlock';
+import { and, eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { devices } from './schema';
+const redlock = new Redlock([]);
+const db = drizzle(process.env.DB!);
+async function spread(group: string, secret: string, seen?: Date) {
+  return db
+    .update(devices)
+    .set({ secret, rotatedAt: new Date() })
+    .where(and(eq(devices.groupId, group), seen ? sql\`NOT EXISTS (SELECT 1 FROM \${devices} d WHERE d.group_id = \${group} AND d.rotated_at > \${seen.toISOString()})\` : undefined));
+}
+export async function rotate(group: string, secret: string, seen: Date) {
+  await redlock.using(['rotate:' + group], 5000, async () => {
+    await spread(group, secret, seen);
+    await db.update(devices).set({ secret, rotatedAt: new Date() }).where(and(eq(devices.groupId, group), sql\`\${devices.rotatedAt} <= \${seen}\`));
+  });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'last write wins by clock, a compare with no stamp stored, a compare with the clock, and a compare on another table are no checks',
+      code: `${redlockPg}
+export async function rotate(group: string, secret: string, seen: Date) {
+  const lock = await redlock.acquire(['rotate:' + group], 5000);
+  try {
+    await pool.query('UPDATE devices SET secret = $1, rotated_at = $3 WHERE group_id = $2 AND rotated_at < $3', [secret, group, seen]);
+    await pool.query('UPDATE devices SET secret = $1 WHERE group_id = $2 AND rotated_at <= $3', [secret, group, seen]);
+    await pool.query('UPDATE devices SET secret = $1, rotated_at = now() WHERE group_id = $2 AND rotated_at <= $3', [secret, group, new Date()]);
+    await pool.query(
+      'UPDATE devices SET secret = $1, rotated_at = now() WHERE group_id = $2 AND NOT EXISTS (SELECT 1 FROM audits a WHERE a.rotated_at > $3)',
+      [secret, group, seen],
+    );
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [
+        { line: 9, messageId: 'missingFenceNoToken' },
+        { line: 10, messageId: 'missingFenceNoToken' },
+        { line: 11, messageId: 'missingFenceNoToken' },
+        { line: 12, messageId: 'missingFenceNoToken' },
+      ],
+    },
+  ],
+});
+
+// A claim's own key, written by a helper its callers fill with the value naming the claim.
+ruleTester.run('require-fence-condition: the claim key written through a helper', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'a helper that marks the claim done (also called from a hook handed on in a context object) keeps the claim; a key built from it and another key stay reported',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+const BUSY = 'busy';
+const DONE = 'done';
+
+export async function takeDelivery({ deliveryKey }: { deliveryKey: string }) {
+  const reply = await redis.set(deliveryKey, BUSY, 'PX', 60000, 'NX');
+  if (reply !== null) return 'taken';
+  return (await redis.get(deliveryKey)) === DONE ? 'seen' : 'busy';
+}
+export async function finishDelivery({ deliveryKey }: { deliveryKey: string }) {
+  await redis.set(deliveryKey, DONE, 'PX', 86400000);
+}
+export async function noteDelivery({ deliveryKey }: { deliveryKey: string }) {
+  await redis.set('note:' + deliveryKey, DONE);
+}
+export async function guard(ctx: any, id: string, next: () => Promise<void>) {
+  const deliveryKey = 'delivery:' + id;
+  const taken = await takeDelivery({ deliveryKey });
+  if (taken !== 'taken') return;
+  ctx.hooks = {
+    done: () => finishDelivery({ deliveryKey }),
+  };
+  await noteDelivery({ deliveryKey });
+  await redis.set(deliveryKey + ':seen', '1');
+  await next();
+}
+`,
+      errors: [
+        { line: 15, messageId: 'missingFenceNoToken' },
+        { line: 25, messageId: 'missingFenceNoToken' },
+      ],
+    },
+  ],
+});
+
+// Records the same transaction has just read again and checked, then removed or set to a fixed state.
+ruleTester.run('require-fence-condition: writes re-checked in their transaction', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'a constant update after a re-read that leaves, and a delete after a read that throws, are not reported; computed values, writes outside the transaction are',
+      code: `import Redlock from 'redlock';
+import { PrismaClient } from '@prisma/client';
+import { MongoClient } from 'mongodb';
+const redlock = new Redlock([]);
+const prisma = new PrismaClient();
+const mongo = new MongoClient('mongodb://x');
+
+export async function closeOffers(now: Date) {
+  const lock = await redlock.acquire(['offers-job'], 30000);
+  try {
+    const due = await prisma.offer.findMany({ where: { open: true, endsAt: { lte: now } } });
+    await prisma.$transaction(async (tx) => {
+      for (const offer of due) {
+        const still = await tx.offer.findFirst({ where: { offerId: offer.offerId, open: true, endsAt: { lte: now } } });
+        if (!still) continue;
+        await tx.offer.update({ where: { offerId: offer.offerId }, data: { open: false } });
+        await tx.offer.update({ where: { offerId: offer.offerId }, data: { open: false, total: offer.total + 1 } });
+      }
+    });
+    for (const offer of due) await prisma.offer.update({ where: { offerId: offer.offerId }, data: { open: false } });
+  } finally {
+    await lock.release();
+  }
+}
+
+export async function fold(ids: string[], expected: number, merged: object[]) {
+  const lock = await redlock.acquire(['fold'], 30000);
+  const pages = mongo.db('d').collection('pages');
+  const session = mongo.startSession();
+  try {
+    await session.withTransaction(async () => {
+      const seen = await pages.aggregate([{ $match: { _id: { $in: ids } } }, { $group: { _id: null, n: { $sum: 1 } } }], { session }).next();
+      if (!seen || seen.n !== expected) throw new Error('changed');
+      await pages.deleteMany({ _id: { $in: ids } }, { session });
+      await pages.insertMany(merged as any[], { session });
+    });
+    await pages.deleteMany({ _id: { $in: ids } });
+  } finally {
+    await lock.release();
+  }
+}
+`,
+      errors: [
+        { line: 17, messageId: 'missingFenceNoToken' },
+        { line: 20, messageId: 'missingFenceNoToken' },
+        { line: 37, messageId: 'missingFenceNoToken' },
+      ],
+    },
+  ],
+});

@@ -42,6 +42,7 @@ import { leaseRowTaken } from './lease-rows.js';
 import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, fileLabel, shorten } from '../message-text.js';
 import { handedOverSections } from './handed-over.js';
+import { sectionExitEnd } from './section-exits.js';
 
 export interface AcquireSite {
   id: number;
@@ -722,7 +723,9 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     }
     const release = findRelease({ ...base, start: call.range[1] }, candidate.model, input);
     const block = release ? undefined : disposingBlock(binding);
-    const end = release ? release.range[0] : block ? Math.min(block.range[1], bodyRange(scope)[1]) : bodyRange(scope)[1];
+    const reach = release ? release.range[0] : block ? Math.min(block.range[1], bodyRange(scope)[1]) : bodyRange(scope)[1];
+    // The path that holds the lock may leave the function first (`return await claim(k)`).
+    const end = Math.min(reach, sectionExitEnd(call, binding) ?? reach);
     sites.push({ ...base, id: sites.length, range: [call.range[1], end], release, ...(block ? { disposed: true } : {}) });
   }
   sites.push(...handedOverSections(input, sites).map((site) => ({ ...site, id: -1 })));

@@ -248,6 +248,12 @@ export const LOCK_KEY_NAME = /(?:(?:^|[^A-Za-z])(?:lock|LOCK)|[a-z0-9]Lock)(?![O
  * write holds data, and deleting it frees no one's lock, whatever it is called.
  */
 export const REDIS_DATA_COMMAND = /^(?:[lr]push|[lr]pushx|[lr]pop|lrange|lrem|lset|llen|lindex|ltrim|linsert|lmove|rpoplpush|sadd|srem|smembers|sismember|scard|spop|smove|hset|hget|hgetall|hmset|hmget|hdel|hincrby|hkeys|hvals|hlen|hexists|zadd|zrem|zrange|zrangebyscore|zrevrange|zscore|zincrby|zcard|zremrangebyscore|zremrangebyrank|xadd|xrange|xread|xlen|xtrim)(?:Async)?$/i;
+/**
+ * Members of an acquire's result that say the lock was taken (`if (claim.claimed) return ...`):
+ * the branch they open is the one holding the lock; the code after a branch that leaves runs
+ * only when the lock was not taken.
+ */
+export const ACQUIRED_RESULT_MEMBER = /^(?:claimed|acquired|obtained|granted|won|ok|success|succeeded|isLeader|gotLock|hasLock|isAcquired|lockAcquired)$/;
 /** Handle members that report whether a lease is still held, in any library: a check, not a fence. */
 export const GENERIC_VALIDITY_MEMBER = /^(?:isValid|isAcquired|isHeld|isLocked|isOwned|isOwner|isExpired|isAlive|isActive|stillHeld|stillValid|hasLock|holdsLock|isLeaseValid|checkLease|checkLock|verifyLock|verifyLease|isLockHeld)$/;
 /** Handle members that hold the lease's expiry time, compared with a clock by a validity check. */

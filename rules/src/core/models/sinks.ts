@@ -47,6 +47,10 @@ export const REDIS_CLIENT_COMMAND = /^(?:setnx|setex|psetex|getset|p?expire(?:at
  * without the collection's hooks, which returns the new id). Used for library calls only: a project
  * function's summary says itself whether it returns what it inserted.
  */
+/** Methods that run a callback inside one transaction (Prisma `$transaction`, MongoDB `withTransaction`, knex `transaction`). */
+export const TRANSACTION_CALLBACK_METHOD = /^(?:transaction|\$transaction|begin|tx|task|withTransaction|runInTransaction|serializable)$/;
+/** Reads of the object APIs a transaction can check records with before it writes them. */
+export const OBJECT_READ_METHOD = /^(?:findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|findMany|findOne|find|aggregate|count|countDocuments)$/;
 export const INSERT_METHOD = /^(?:create|createOne|insert|insertOne|insertAndFetch|insertGraph|rawInsert)$/;
 
 /** Builder links that pick rows by a list of ids (TypeORM `whereInIds`): the write changes exactly those rows. */

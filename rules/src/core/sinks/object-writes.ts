@@ -7,6 +7,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, constObjectBefore, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { optimisticDrizzleCheck } from './optimistic-checks.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
@@ -458,6 +459,14 @@ function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): Fou
 
 function drizzleCompares(write: ObjectWrite, node: Node, options: FenceJudgeOptions): FoundComparison | undefined {
   const n = unwrap(node);
+  // `since ? sql\`...\` : undefined`: the condition as the caller who passes the value gets it.
+  if (n.type === AST_NODE_TYPES.ConditionalExpression) return drizzleCompares(write, n.consequent, options) ?? drizzleCompares(write, n.alternate, options);
+  if (n.type === AST_NODE_TYPES.TaggedTemplateExpression) {
+    const table = drizzleTable(write);
+    const found = table !== undefined ? optimisticDrizzleCheck(n, table, write.values, options) : undefined;
+    // Compare-and-set against the value read: the write's own stamp moves the column on.
+    return found ? { key: found.column, ordered: false, value: found.value } : undefined;
+  }
   if (n.type !== AST_NODE_TYPES.CallExpression) return undefined;
   const name = calleeName(n) ?? '';
   if (name === 'and') {
@@ -475,6 +484,13 @@ function drizzleCompares(write: ObjectWrite, node: Node, options: FenceJudgeOpti
     if (key && comparesToken(write, key, ordered, compared, options)) return { key, ordered, value: compared };
   }
   return undefined;
+}
+
+/** Drizzle `db.update(accounts)`: the name the updated table is bound to. */
+function drizzleTable(write: ObjectWrite): string | undefined {
+  const root = write.links[write.links.length - 1];
+  const table = root && calleeName(root) === 'update' && root.arguments.length === 1 ? unwrap(root.arguments[0] as Node) : undefined;
+  return table?.type === AST_NODE_TYPES.Identifier ? table.name : undefined;
 }
 
 const NULL_LITERAL = { type: AST_NODE_TYPES.Literal, value: null } as unknown as Node;

@@ -14,6 +14,7 @@ import { BUILTIN_CATALOG, ownSqlModel, type Catalog } from '../models/catalog.js
 import { sinkModelOfKind, type ReceiverTable } from '../modules/receivers.js';
 import { readSqlSource, type SqlSource } from '../sql/index.js';
 import type { SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js';
+import { optimisticSqlCheck } from './optimistic-checks.js';
 import { bareColumn, isCompareAndSetColumnByName, isMonotonicColumn, isTokenColumnByName, sameColumn, type FenceJudgeOptions } from './fence-judgement.js';
 
 export interface SqlCall {
@@ -250,7 +251,8 @@ function comparesToken(c: SqlComparison, statement: SqlStatementInfo, call: SqlC
     if (!ordered && incrementsItself(statement, column)) return true;
   }
   if (isTokenColumnByName(column, options)) return true;
-  return c.op === '=' && isCompareAndSetColumnByName(column);
+  if (c.op === '=' && isCompareAndSetColumnByName(column)) return true;
+  return optimisticSqlCheck(c, statement, (n) => call.param(n), options);
 }
 
 export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): WriteVerdict {
@@ -258,7 +260,8 @@ export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: 
   const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, statement, call, options));
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
   const column = bareColumn(comparison.column);
-  const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete';
+  // An optimistic check stores its own stamp: it needs no token stored.
+  const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete' && !optimisticSqlCheck(comparison, statement, (n) => call.param(n), options);
   const stored = !needsStore || statement.assignments.some((a) => sameColumn(a.column, column));
   return { statement, tokenCompared: true, tokenStored: stored, column, comparison };
 }

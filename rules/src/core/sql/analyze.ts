@@ -268,6 +268,7 @@ function setTarget(info: SqlStatementInfo, relation: Json, scope: Scope): void {
   info.table = String(relation.relname).toLowerCase();
   if (relation.alias?.aliasname) info.alias = String(relation.alias.aliasname).toLowerCase();
   scope.sources.set(info.alias ?? info.table, undefined);
+  scope.tables.set(info.alias ?? info.table, info.table);
 }
 
 function firstTable(select: Json): string | undefined {

@@ -25,6 +25,12 @@ export interface SqlComparison {
   /** Also `IN`, `NOT IN`, `= ANY`, `<> ALL` (value: the list or array). */
   op: '<' | '<=' | '=' | '<>' | '>' | '>=' | 'IS DISTINCT FROM' | 'IS NOT DISTINCT FROM' | 'IS NULL' | 'IS NOT NULL' | 'IN' | 'NOT IN' | string;
   value: SqlValue;
+  /**
+   * The table the compared column is stored in, when the statement says: its qualifier names a
+   * table (`s.updated_at` with `FROM accounts s`), or the column is unqualified and its query
+   * reads one table only. Lower case, without schema.
+   */
+  relation?: string;
 }
 
 export interface SqlAssignment {

@@ -30,6 +30,8 @@ export class Scope {
   readonly ctes = new Map<string, CteEntry>();
   /** Range names visible here -> their output columns (undefined for tables: columns unknown). */
   readonly sources = new Map<string, Columns | undefined>();
+  /** Range names that are plain tables -> the table's name. */
+  readonly tables = new Map<string, string>();
   excluded?: Columns;
 
   constructor(
@@ -82,6 +84,7 @@ export class Scope {
       const cte = rv.schemaname ? undefined : this.findCte(name);
       if (!cte) {
         this.sources.set(alias, undefined);
+        this.tables.set(alias, name);
         return;
       }
       const resolved = resolveCte(cte);
@@ -111,6 +114,16 @@ export class Scope {
       columns.set(alias, value);
       this.sources.set(alias, columns);
     }
+  }
+
+  /** The table a column reference is stored in (see `SqlComparison.relation`). */
+  relationOf(fields: string[]): string | undefined {
+    if (fields.length >= 2) {
+      const qualifier = fields[fields.length - 2];
+      for (const s of this.chain()) if (s.sources.has(qualifier)) return s.tables.get(qualifier);
+      return undefined;
+    }
+    return this.sources.size === 1 ? [...this.tables.values()][0] : undefined;
   }
 
   resolveColumn(fields: string[]): SqlValue | undefined {
@@ -442,14 +455,17 @@ export function collectComparisons(node: Json, scope: Scope, negated: boolean, o
     for (const side of [e.lexpr, e.rexpr]) if (side) collectNestedConditions(side, scope, out);
     if (!op || !(COMPARISONS.has(op) || op.startsWith('IS ')) || !e.lexpr || !e.rexpr) return;
     let column = storedColumn(e.lexpr, scope);
+    let columnNode = e.lexpr;
     let valueNode = e.rexpr;
     if (!column) {
       column = storedColumn(e.rexpr, scope);
+      columnNode = e.rexpr;
       valueNode = e.lexpr;
       if (!column) return;
       op = FLIPPED[op] ?? op;
     }
-    out.push({ column, op: negated ? (NEGATED[op] ?? op) : op, value: valueOf(valueNode, scope) });
+    const relation = relationOfColumn(columnNode, scope);
+    out.push({ column, op: negated ? (NEGATED[op] ?? op) : op, value: valueOf(valueNode, scope), ...(relation ? { relation } : {}) });
   }
 }
 
@@ -485,6 +501,13 @@ export function conditionsOfSelect(select: SelectStmt, scope: Scope, negated: bo
  * The stored column an expression reads, seen through casts and COALESCE(col, default); a
  * reference that resolves to a parameter (CTE output, EXCLUDED) is a value, not a column.
  */
+/** The table a compared column reference is stored in, read as `storedColumn` reads the reference. */
+function relationOfColumn(node: Json, scope: Scope): string | undefined {
+  while (node?.TypeCast || node?.CoalesceExpr) node = node.TypeCast ? node.TypeCast.arg : node.CoalesceExpr.args?.[0];
+  const fields = node?.ColumnRef ? columnFields(node.ColumnRef) : undefined;
+  return fields ? scope.relationOf(fields) : undefined;
+}
+
 function storedColumn(node: Json, scope: Scope): string | undefined {
   while (node) {
     if (node.TypeCast) node = node.TypeCast.arg;

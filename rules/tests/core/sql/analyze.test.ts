@@ -452,3 +452,18 @@ describe('mysql dialect', () => {
     expect(analyzeSql('UPDATE t SET v = ? WHERE k = ?')).toBeUndefined();
   });
 });
+
+describe('the table a compared column is stored in', () => {
+  it('names it through a qualifier, or when the query reads one table; a join leaves an unqualified column open', () => {
+    const s = first(
+      'UPDATE devices SET secret = $1 WHERE group_id = $2 AND NOT EXISTS (SELECT 1 FROM devices d JOIN audits a ON a.device_id = d.id WHERE d.rotated_at > $3 AND a.at > $3 AND note = $4)',
+    );
+    expect(s.conditions.map((c) => `${c.column} ${c.op} ${c.relation ?? '?'}`)).toEqual([
+      'group_id = devices',
+      'device_id <> audits',
+      'rotated_at <= devices',
+      'at <= audits',
+      'note <> ?',
+    ]);
+  });
+});
