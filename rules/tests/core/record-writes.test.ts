@@ -38,6 +38,19 @@ ruleTester.run('require-fence-condition (active records)', rule, {
 }`,
     },
     {
+      name: 'an injected parameter that no catalog decorator names is no model',
+      code: `${sequelize}import { Inject } from '@nestjs/common';
+class Parcel extends Model {}
+export class Loader {
+  constructor(@Inject('VOUCHERS') private readonly vouchers: { update(values: object, options: object): Promise<void> }) {}
+  async load(day: string) {
+    await redlock.using(['load:' + day], 5000, async () => {
+      await this.vouchers.update({ day }, { where: { day } });
+    });
+  }
+}`,
+    },
+    {
       name: 'a save after the lock is released runs outside the critical section',
       code: `${sequelize}class Account extends Model {}
 Account.init({ plan: DataTypes.STRING }, { sequelize });
@@ -127,6 +140,25 @@ export async function closeAll(customer: string) {
   await lock.release();
 }`,
       errors: [recordError(11), recordError(12)],
+    },
+    {
+      name: 'NestJS: a model injected with @InjectModel, typed only as the project class',
+      code: `import Redlock from 'redlock';
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/sequelize';
+import { Voucher } from './voucher.model';
+@Injectable()
+export class VoucherService {
+  constructor(@InjectModel(Voucher) private readonly vouchers: typeof Voucher, private readonly redlock: Redlock) {}
+  async redeem(code: string, orderId: string) {
+    await this.redlock.using(['voucher:' + code], 5000, async () => {
+      const voucher = await this.vouchers.findOne({ where: { code } });
+      await voucher!.update({ orderId });
+      await this.vouchers.update({ lastOrderId: orderId }, { where: { code } });
+    });
+  }
+}`,
+      errors: [recordError(11), { messageId: 'missingFenceNoToken', line: 12 }],
     },
     {
       name: 'Sequelize: a record read under the lock and saved back',

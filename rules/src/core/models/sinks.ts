@@ -136,6 +136,11 @@ export interface SinkModel {
   /** Client methods whose callback receives a client of the same library (`$transaction(async (tx) => ...)`). */
   clientCallbacks: readonly string[];
   /**
+   * Parameter decorators that inject a client of this library, whatever the parameter's type says
+   * (NestJS `@InjectModel(User) users: typeof User` from `@nestjs/sequelize`).
+   */
+  injectors?: { readonly packages: readonly string[]; readonly exports: readonly string[] };
+  /**
    * Client methods that run the statements of the array they are handed in order, in one
    * transaction (Prisma `$transaction([a, b])`, Drizzle `db.batch([a, b])`, Neon `sql.transaction([a, b])`).
    */
@@ -373,6 +378,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['Collection', 'Db', 'MongoClient', 'Model'],
     clientFactories: ['db', 'collection', 'model'],
     clientCallbacks: ['withTransaction', 'withSession'],
+    injectors: { packages: ['@nestjs/mongoose'], exports: ['InjectModel', 'InjectConnection'] },
     conditionStyle: 'filter',
     writes: [
       { method: 'updateOne', kind: 'update', filter: { arg: 0 }, values: { arg: 1, operator: '$set' } },
@@ -399,6 +405,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['Sequelize', 'ModelStatic', 'ModelCtor'],
     clientFactories: ['define'],
     clientCallbacks: ['transaction'],
+    injectors: { packages: ['@nestjs/sequelize'], exports: ['InjectModel', 'InjectConnection'] },
     sqlMethods: ['query'],
     conditionStyle: 'filter',
     writes: [
@@ -420,6 +427,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['Repository', 'EntityManager', 'DataSource', 'TreeRepository', 'MongoRepository'],
     clientFactories: ['getRepository', 'getTreeRepository', 'withRepository', 'manager', 'createQueryRunner'],
     clientCallbacks: ['transaction'],
+    injectors: { packages: ['@nestjs/typeorm'], exports: ['InjectRepository', 'InjectEntityManager', 'InjectDataSource'] },
     receiverNames: /(?:repo|repository|manager)$/i,
     sqlMethods: ['query'],
     conditionStyle: 'filter',

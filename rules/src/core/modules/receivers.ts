@@ -403,6 +403,22 @@ export class ReceiverTable {
     this.pending.set(key, () => importedKind(binding));
   }
 
+  /**
+   * The client a parameter decorator injects: `@InjectModel(User) users: typeof User` from
+   * `@nestjs/sequelize` is a Sequelize model, whose type annotation names only the project's class.
+   */
+  private injectedKind(decorators: readonly TSESTree.Decorator[] | undefined): ReceiverKind | undefined {
+    if (!decorators?.length) return undefined;
+    for (const decorator of decorators) {
+      const expression = unwrap(decorator.expression);
+      const binding = resolveImported(expression.type === AST_NODE_TYPES.CallExpression ? expression.callee : expression, this.imports);
+      if (!binding) continue;
+      const model = this.catalog.sinks.find((m) => m.injectors && bindingMatches(binding, m.injectors.packages, m.injectors.exports));
+      if (model) return clientKind(model);
+    }
+    return undefined;
+  }
+
   /** A same-file class that extends a client (`class PrismaService extends PrismaClient`) is that client. */
   private kindOfClass(name: string, depth: number): ReceiverKind | undefined {
     const cls = this.classes.get(name);
@@ -524,7 +540,7 @@ export class ReceiverTable {
         const withDefault = node.parameter.type === AST_NODE_TYPES.AssignmentPattern ? node.parameter : undefined;
         const param = withDefault ? withDefault.left : node.parameter;
         if (param.type !== AST_NODE_TYPES.Identifier) return;
-        const kind = this.kindOfType(param.typeAnnotation?.typeAnnotation) ?? (withDefault ? this.kindOf(withDefault.right) : undefined);
+        const kind = this.kindOfType(param.typeAnnotation?.typeAnnotation) ?? this.injectedKind(node.decorators) ?? (withDefault ? this.kindOf(withDefault.right) : undefined);
         if (kind) {
           this.kinds.set(`this.${param.name}`, kind);
           this.kinds.set(param.name, kind);
@@ -536,7 +552,7 @@ export class ReceiverTable {
       }
       case AST_NODE_TYPES.Identifier: {
         // A typed function parameter: `async function save(lock: Redlock, ...)`.
-        const kind = this.kindOfType(node.typeAnnotation?.typeAnnotation);
+        const kind = this.kindOfType(node.typeAnnotation?.typeAnnotation) ?? this.injectedKind(node.decorators);
         if (kind) this.kinds.set(node.name, kind);
         else this.recordTypedLater(node.name, node.typeAnnotation?.typeAnnotation);
         return;
