@@ -38,13 +38,16 @@ ruleTester.run('require-fence-condition (active records)', rule, {
 }`,
     },
     {
-      name: 'an injected parameter that no catalog decorator names is no model',
+      name: 'a member of a record read without include, and an injected parameter no catalog decorator names, are no records',
       code: `${sequelize}import { Inject } from '@nestjs/common';
 class Parcel extends Model {}
 export class Loader {
   constructor(@Inject('VOUCHERS') private readonly vouchers: { update(values: object, options: object): Promise<void> }) {}
   async load(day: string) {
     await redlock.using(['load:' + day], 5000, async () => {
+      const parcel = await Parcel.findOne({ where: { day } });
+      const label = parcel!.label;
+      await label.update({ printed: true });
       await this.vouchers.update({ day }, { where: { day } });
     });
   }
@@ -140,6 +143,22 @@ export async function closeAll(customer: string) {
   await lock.release();
 }`,
       errors: [recordError(11), recordError(12)],
+    },
+    {
+      name: 'Sequelize: rows of a list read iterated with entries(), and a record loaded with them through include',
+      code: `${sequelize}class Shipment extends Model {}
+class Parcel extends Model {}
+export async function dispatchDay(day: string) {
+  await redlock.using(['dispatch:' + day], 5000, async () => {
+    const parcels = await Parcel.findAll({ where: { day }, include: [{ model: Shipment, as: 'shipment' }] });
+    for (const [position, parcel] of parcels.entries()) {
+      await parcel.update({ position });
+      const shipment = parcel.shipment;
+      await shipment.update({ state: 'loaded' });
+    }
+  });
+}`,
+      errors: [recordError(12), recordError(14)],
     },
     {
       name: 'NestJS: a model injected with @InjectModel, typed only as the project class',

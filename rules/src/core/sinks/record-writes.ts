@@ -74,11 +74,24 @@ function modelRead(init: Node | undefined, list = false): TSESTree.CallExpressio
  * (`for (const row of rows)`, `rows.forEach((row) => ...)`), the list's. `list` lets the
  * record itself be the list (`repo.save(rows)`).
  */
-function recordRead(id: TSESTree.Identifier, list: boolean): TSESTree.CallExpression | undefined {
+function recordRead(id: TSESTree.Identifier, list: boolean, depth = 0): TSESTree.CallExpression | undefined {
   const own = declaratorOf(id);
+  const init = own?.init ? unwrap(own.init) : undefined;
+  // `const advert = pub.advert`, where `pub` was read with `include: [...]`: the associated record
+  // came with the same read and is written back through the same ORM.
+  if (init?.type === AST_NODE_TYPES.MemberExpression && !init.computed && init.object.type === AST_NODE_TYPES.Identifier && depth < 2) {
+    const parentRead = recordRead(init.object, false, depth + 1);
+    return parentRead && readsAssociations(parentRead) ? parentRead : undefined;
+  }
   if (own) return modelRead(own.init ?? undefined, list);
   const element = listOfElement(id);
   return element ? modelRead(declaratorOf(element)?.init ?? undefined, true) : undefined;
+}
+
+/** A read that loads associated records with the record: Sequelize `include`, TypeORM `relations`. */
+function readsAssociations(read: TSESTree.CallExpression): boolean {
+  const options = read.arguments.find((a) => a.type === AST_NODE_TYPES.ObjectExpression);
+  return !!options && (propertyValue(options, 'include') !== undefined || propertyValue(options, 'relations') !== undefined);
 }
 
 /** The list an element name iterates: `for (const row of rows)` or a callback of `rows.forEach/map`. */
@@ -88,6 +101,12 @@ function listOfElement(id: TSESTree.Identifier): TSESTree.Identifier | undefined
       const bound = n.left.declarations[0]?.id;
       const right = unwrap(n.right);
       if (bound?.type === AST_NODE_TYPES.Identifier && bound.name === id.name) return right.type === AST_NODE_TYPES.Identifier ? right : undefined;
+      // `for (const [i, row] of rows.entries())`: the second element is the row.
+      const entry = bound?.type === AST_NODE_TYPES.ArrayPattern ? bound.elements[1] : undefined;
+      if (entry?.type === AST_NODE_TYPES.Identifier && entry.name === id.name) {
+        const list = right.type === AST_NODE_TYPES.CallExpression && calleeName(right) === 'entries' && right.arguments.length === 0 ? calleeObject(right) : undefined;
+        return list && unwrap(list).type === AST_NODE_TYPES.Identifier ? (unwrap(list) as TSESTree.Identifier) : undefined;
+      }
     }
     if (isFunctionNode(n)) {
       const first = n.params[0];
