@@ -38,6 +38,16 @@ ruleTester.run('require-stale-check', rule, {
 }`,
     },
     {
+      name: 'the rows RETURNING gives, destructured: their length decides',
+      code: `${pg}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const { rows } = await pool.query(${FENCED.slice(0, -1)} RETURNING id', [body, fenceToken, id]);
+  if (rows.length === 0) throw new Error('stale fence token');
+  const { rows: [saved] } = await pool.query(${FENCED.slice(0, -1)} RETURNING id', [body, fenceToken, id]);
+  return saved;
+}`,
+    },
+    {
       name: 'a distinct result for a refused write',
       code: `${pg}export async function save(id: string, body: string) {
   const { fenceToken } = await authority.acquire(id);

@@ -92,7 +92,7 @@ export interface Place {
  * `misleading`: members that look like a check but hold for a refused write too.
  */
 export type ResultShape =
-  | { type: 'count'; read: readonly string[]; tuple?: number; misleading?: readonly string[] }
+  | { type: 'count'; read: readonly string[]; tuple?: number; misleading?: readonly string[]; rows?: readonly string[] }
   | { type: 'number' }
   | { type: 'rows'; read: readonly string[] }
   | { type: 'record' }

@@ -357,7 +357,12 @@ interface ShapeReads {
   alwaysTruthy: boolean;
   /** mysql2: the result is the first element of a resolved pair. */
   tuple?: number;
+  /** Members among `count` that hold the written rows (pg `rows` after RETURNING, Supabase `data`): their length tells. */
+  rowLists?: readonly string[];
 }
+
+/** A list of the written rows: its length or first element tells; the list itself is always there. */
+const ROW_LIST_READS: ShapeReads = { count: ['length', '0'], misleading: [], valueTells: false, alwaysTruthy: true };
 
 function readsOf(shape: ResultShape, site: AnyWriteSite): ShapeReads {
   const returning = site.sink === 'sql' && site.call.source.analysis.statements.some((s) => s.returning.length > 0);
@@ -365,8 +370,9 @@ function readsOf(shape: ResultShape, site: AnyWriteSite): ShapeReads {
     case 'count': {
       // pg: `rows` is empty without RETURNING; with it, the rows tell as well as the count.
       const misleading = (shape.misleading ?? []).filter((m) => !(returning && m === 'rows'));
-      const count = returning ? [...shape.read, 'rows'] : shape.read;
-      return { count, misleading, valueTells: false, alwaysTruthy: true, tuple: shape.tuple };
+      const rowLists = [...(returning ? ['rows'] : []), ...(shape.rows ?? [])];
+      const count = [...shape.read, ...rowLists];
+      return { count, misleading, valueTells: false, alwaysTruthy: true, tuple: shape.tuple, rowLists };
     }
     case 'rows':
       return { count: [...shape.read, '0'], misleading: [], valueTells: false, alwaysTruthy: true };
@@ -540,10 +546,18 @@ function judgeUse(value: Node, site: AnyWriteSite, shape: ResultShape, analysis:
         let verdict: ReadVerdict = 'none';
         for (const p of id.properties) {
           if (p.type !== AST_NODE_TYPES.Property || p.key.type !== AST_NODE_TYPES.Identifier) continue;
-          const local = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
+          let local: Node = p.value.type === AST_NODE_TYPES.AssignmentPattern ? p.value.left : p.value;
+          let inner: ShapeReads | undefined;
+          // `const { rows: [row] } = ...RETURNING`: the first row, or undefined for a refused write.
+          if (local.type === AST_NODE_TYPES.ArrayPattern && reads.rowLists?.includes(p.key.name) && local.elements[0]?.type === AST_NODE_TYPES.Identifier) {
+            local = local.elements[0];
+            inner = { count: [], misleading: [], valueTells: true, alwaysTruthy: false };
+          }
           if (local.type !== AST_NODE_TYPES.Identifier) continue;
           if (reads.count.includes(p.key.name)) {
-            const v = judgeBinding(local, { ...reads, valueTells: true }, fn, sourceCode, false).verdict;
+            // `const { rows } = ...RETURNING`: `rows.length` tells; `const { rowCount } = ...`: the number does.
+            inner ??= reads.rowLists?.includes(p.key.name) ? ROW_LIST_READS : { ...reads, valueTells: true };
+            const v = judgeBinding(local, inner, fn, sourceCode, false).verdict;
             if (v === 'handled') return undefined;
             if (v === 'logged') verdict = 'logged';
           }
