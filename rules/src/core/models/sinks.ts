@@ -22,7 +22,7 @@ import { REDIS_CLIENT_PACKAGES } from './locks.js';
  * say where their filter and values live (`writes[].filter` / `values`); read and judged by
  * the generic filter reader, with the model's `fence` template as the suggestion.
  */
-export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb' | 'redis' | 'http' | 's3' | 'clickhouse';
+export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'supabase' | 'dynamodb' | 'redis' | 'http' | 's3' | 'clickhouse';
 
 export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
 
@@ -479,6 +479,28 @@ export const SINK_MODELS: readonly SinkModel[] = [
     result: { type: 'count', read: ['rowCount', 'affectedRows', 'changes', 'rowsAffected', 'count', 'length'] },
     fence: { compare: 'lt({table}.{column}, {token})', store: '{column}: {token}' },
     relative: { sqlValues: { tags: ['sql'] } },
+  },
+  {
+    // Supabase (PostgREST): client.from('t').update(values).eq('id', id); the filters are links
+    // chained after the write method, so the fence is one more of them (`.lt('fence_token', t)`).
+    id: 'supabase',
+    family: 'supabase',
+    packages: ['@supabase/supabase-js', '@supabase/ssr', '@supabase/postgrest-js'],
+    clientExports: ['createClient', 'createServerClient', 'createBrowserClient', 'SupabaseClient', 'PostgrestClient'],
+    clientTypes: ['SupabaseClient', 'PostgrestClient'],
+    clientFactories: ['schema'],
+    clientCallbacks: [],
+    receiverNames: /supabase/i,
+    conditionStyle: 'where-chain',
+    writes: [
+      { method: 'update', kind: 'update', values: { arg: 0, link: 'update' } },
+      { method: 'delete', kind: 'delete' },
+      // ON CONFLICT DO UPDATE, which PostgREST cannot filter; `ignoreDuplicates: true` only inserts.
+      { method: 'upsert', kind: 'upsert', values: { arg: 0, link: 'upsert' } },
+    ],
+    // `{ data, error, count }`: `count` only with `{ count: 'exact' }`, `data` only after `.select()`.
+    result: { type: 'count', read: ['count'], rows: ['data'] },
+    fence: { compare: ".lt('{column}', {token})", store: '{column}: {token}' },
   },
   {
     id: 'typeorm-query-builder',

@@ -15,7 +15,7 @@ import type { RecordWrite } from './record-writes.js';
 import { BUILTIN_CATALOG } from '../models/catalog.js';
 
 /** `object`: a project's own client declared in the settings (`SinkFamily` `object`). */
-export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'dynamodb' | 'object';
+export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'supabase' | 'dynamodb' | 'object';
 
 export interface ObjectWrite {
   node: TSESTree.CallExpression | TSESTree.NewExpression;
@@ -59,6 +59,9 @@ const KYSELY = sinkModel('kysely');
 const DRIZZLE = sinkModel('drizzle');
 const TYPEORM_QB = sinkModel('typeorm-query-builder');
 const POGI = sinkModel('pogi');
+const SUPABASE = sinkModel('supabase');
+/** PostgREST filters and modifiers chained after a Supabase write: the chain may end on any of them. */
+const SUPABASE_LINK = /^(?:eq|neq|gt|gte|lt|lte|like|ilike|is|in|contains|containedBy|match|not|or|filter|select|single|maybeSingle|throwOnError|returns|abortSignal|limit|order|range|csv)$/;
 /** DynamoDB v3 command classes (`new UpdateCommand(input)`) and v2 DocumentClient methods. */
 const DYNAMO_COMMANDS = new Set(DYNAMO.writes.filter((w) => /Command$/.test(w.method)).map((w) => w.method));
 
@@ -193,7 +196,7 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   if (!method) return undefined;
   // Every write below goes through a catalog write method, `bulkWrite` or the end of a builder chain: most calls
   // (`rows.map`, `list.push`) stop here, before their receiver is resolved.
-  if (!(receivers?.catalog ?? BUILTIN_CATALOG).writeMethodNames.has(method) && !TERMINAL.test(method) && method !== 'where' && method !== 'set' && method !== 'bulkWrite') return undefined;
+  if (!(receivers?.catalog ?? BUILTIN_CATALOG).writeMethodNames.has(method) && !TERMINAL.test(method) && method !== 'where' && method !== 'set' && method !== 'bulkWrite' && !SUPABASE_LINK.test(method)) return undefined;
   const callee = unwrap(node.callee);
   const object = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : undefined;
   const path = object ? receiverPath(object) : [];
@@ -203,6 +206,9 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   const resolvedOwner = object && unwrap(object).type === AST_NODE_TYPES.MemberExpression ? receivers?.sinkModelOf((unwrap(object) as TSESTree.MemberExpression).object) : undefined;
   // A project's own client: its entry says which methods write; nothing else is read on it.
   if (resolved?.family === 'object') return ownObjectWrite(node, resolved, method);
+  const supabase = supabaseWrite(node, method, receivers);
+  if (supabase !== undefined) return supabase || undefined;
+  if (SUPABASE_LINK.test(method) && !(receivers?.catalog ?? BUILTIN_CATALOG).writeMethodNames.has(method)) return undefined;
 
   // Prisma: prisma.<model>.update({ where, data }).
   const prismaWrite = sinkWrite(PRISMA, method);
@@ -282,6 +288,31 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
     }
   }
   return undefined;
+}
+
+/**
+ * Supabase: the outermost link of a chain rooted at `client.from(table)` that holds a write
+ * link; false for another link of such a chain (the outermost one is the write), undefined when
+ * the chain is not Supabase's.
+ */
+function supabaseWrite(node: TSESTree.CallExpression, method: string, receivers: ReceiverTable | undefined): ObjectWrite | false | undefined {
+  if (!SUPABASE_LINK.test(method) && !sinkWrite(SUPABASE, method)) return undefined;
+  const links = chainLinks(node);
+  const root = links[links.length - 1];
+  const client = calleeName(root) === 'from' ? calleeObject(root) : undefined;
+  if (!client || root === node) return undefined;
+  const resolved = receivers?.sinkModelOf(client);
+  if (resolved ? resolved.id !== 'supabase' : !SUPABASE.receiverNames!.test(receiverPath(client).join('.'))) return undefined;
+  const writeLink = links.find((l) => sinkWrite(SUPABASE, calleeName(l) ?? ''));
+  if (!writeLink) return undefined;
+  if (node.parent?.type === AST_NODE_TYPES.MemberExpression && node.parent.object === node && node.parent.parent?.type === AST_NODE_TYPES.CallExpression) return false;
+  const write = sinkWrite(SUPABASE, calleeName(writeLink)!)!;
+  // `upsert(rows, { ignoreDuplicates: true })` inserts or does nothing: it writes over no stored row.
+  if (write.kind === 'upsert') {
+    const ignore = propertyValue(objectArgument(writeLink, 1), 'ignoreDuplicates');
+    if (ignore && unwrap(ignore).type === AST_NODE_TYPES.Literal && (unwrap(ignore) as TSESTree.Literal).value === true) return false;
+  }
+  return fromCatalog(node, SUPABASE, write, links);
 }
 
 const ORDERED = /^(?:lt|lte|\$lt|\$lte)$/;
@@ -432,6 +463,11 @@ function namedBinding(link: TSESTree.CallExpression, name: string): Node | undef
 function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): FoundComparison | undefined {
   for (const link of write.links) {
     const name = calleeName(link) ?? '';
+    if (write.api === 'supabase') {
+      const found = supabaseCompares(write, link, name, options);
+      if (found) return found;
+      continue;
+    }
     if (!/^(?:where|andWhere|orWhere)$/.test(name)) continue;
     const [a, b, c] = link.arguments;
     const col = a ? staticString(a) : undefined;
@@ -455,6 +491,26 @@ function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): Fou
     }
   }
   return undefined;
+}
+
+/** Supabase filters: `.lt('fence_token', t)`, `.filter('fence_token', 'lt', t)`, `.eq(...)`, `.match({ ... })`. */
+function supabaseCompares(write: ObjectWrite, link: TSESTree.CallExpression, name: string, options: FenceJudgeOptions): FoundComparison | undefined {
+  const args = link.arguments.map((a) => (a.type === AST_NODE_TYPES.SpreadElement ? undefined : a));
+  let col: string | undefined;
+  let op: string | undefined;
+  let value: Node | undefined;
+  if (/^(?:lt|lte|eq)$/.test(name)) [col, op, value] = [args[0] && staticString(args[0]), name, args[1]];
+  else if (name === 'filter') [col, op, value] = [args[0] && staticString(args[0]), args[1] && staticString(args[1]), args[2]];
+  else if (name === 'match') {
+    for (const p of objectArgument(link, 0)?.properties ?? []) {
+      const key = p.type === AST_NODE_TYPES.Property ? propertyKeyName(p) : undefined;
+      if (key !== undefined && p.type === AST_NODE_TYPES.Property && comparesToken(write, key, false, p.value, options)) return { key, ordered: false, value: p.value };
+    }
+    return undefined;
+  }
+  if (col === undefined || !op || !/^(?:lt|lte|eq)$/.test(op)) return undefined;
+  const ordered = op !== 'eq';
+  return comparesToken(write, bareColumn(col), ordered, value, options) ? { key: bareColumn(col), ordered, value } : undefined;
 }
 
 function drizzleCompares(write: ObjectWrite, node: Node, options: FenceJudgeOptions): FoundComparison | undefined {
