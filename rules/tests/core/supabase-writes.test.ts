@@ -35,10 +35,11 @@ ruleTester.run('require-fence-condition (Supabase)', fenceRule, {
 }`,
     },
     {
-      name: 'an upsert that ignores duplicates only inserts; Array.from chains are no Supabase chains',
+      name: 'an upsert that ignores duplicates only inserts; a lock table is upkeep; Array.from chains are no Supabase chains',
       code: `${header}export async function seedBoard(boardId: string, names: string[]) {
   await redlock.using(['board:' + boardId], 8000, async () => {
     await db.from('boards').upsert({ id: boardId, title: 'Untitled' }, { ignoreDuplicates: true });
+    await db.from('board_locks').delete().eq('board_id', boardId);
     const unique = Array.from(new Set(names)).filter(Boolean);
     return unique;
   });

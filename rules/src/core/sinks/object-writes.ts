@@ -653,12 +653,17 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
 
 /**
  * The table an object-API write targets, snake-cased: the Prisma model, the Mongo collection
- * (or the variable holding it), the Sequelize/TypeORM model, the DynamoDB `TableName`.
+ * (or the variable holding it), the Sequelize/TypeORM model, the DynamoDB `TableName`, the
+ * Supabase `from(table)`.
  */
 export function objectWriteTable(write: ObjectWrite): string | undefined {
   let name: string | undefined;
   if (write.api === 'dynamodb') {
     for (const p of write.filter?.properties ?? []) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'TableName') name = staticString(p.value);
+  } else if (write.api === 'supabase') {
+    // `db.from('job_locks').delete()...`: the chain's root names the table.
+    const root = write.links[write.links.length - 1];
+    name = root?.arguments[0] ? staticString(root.arguments[0]) : undefined;
   } else if (write.node.type === AST_NODE_TYPES.CallExpression) {
     const object = calleeObject(write.node);
     const o = object && unwrap(object);
