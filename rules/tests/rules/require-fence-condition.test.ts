@@ -2930,6 +2930,34 @@ export async function crawl(domain: string, me: string, pages: number) {
       errors: [{ messageId: 'missingFenceNoToken', line: 14 }],
     },
     {
+      name: 'an etcd3 election: the elected listener and the code after wait() run as the leader, up to resign()',
+      code: `import { Etcd3 } from 'etcd3';
+import { Pool } from 'pg';
+const etcd = new Etcd3();
+const pool = new Pool();
+export function lead(shard: string, me: string) {
+  const campaign = etcd.election('compactor/' + shard, 10).campaign(me);
+  campaign.on('error', async (err) => {
+    await pool.query('UPDATE shards SET last_error = $2 WHERE id = $1', [shard, String(err)]);
+  });
+  campaign.on('elected', async () => {
+    await pool.query('UPDATE shards SET leader = $2 WHERE id = $1', [shard, me]);
+  });
+}
+export async function compactOnce(shard: string, me: string) {
+  const election = etcd.election('compactor/' + shard);
+  const campaign = election.campaign(me);
+  await campaign.wait();
+  await pool.query('UPDATE shards SET compacted_at = now() WHERE id = $1', [shard]);
+  await campaign.resign();
+  await pool.query('UPDATE shards SET idle = true WHERE id = $1', [shard]);
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 11 },
+        { messageId: 'missingFenceNoToken', line: 18 },
+      ],
+    },
+    {
       name: 'a lease row claimed through a postgres.js tagged template opens a section for the caller, up to the tagged DELETE',
       code: `import postgres from 'postgres';
 const sql = postgres();

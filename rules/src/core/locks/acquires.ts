@@ -186,9 +186,17 @@ function disposingBlock(binding: TSESTree.VariableDeclarator | TSESTree.Assignme
 }
 
 function callbackArgument(call: TSESTree.CallExpression, spec: CallbackMethod): FunctionNode | undefined {
+  if (!namesEvent(call, spec)) return undefined;
   const index = spec.callbackArg < 0 ? call.arguments.length + spec.callbackArg : spec.callbackArg;
   const arg = call.arguments[index];
   return arg && isFunctionNode(arg) ? arg : undefined;
+}
+
+/** A listener model (`on('elected', cb)`) matches only the call that names its event. */
+function namesEvent(call: TSESTree.CallExpression, spec: CallbackMethod): boolean {
+  if (spec.event === undefined) return true;
+  const first = call.arguments[0];
+  return first !== undefined && first.type !== AST_NODE_TYPES.SpreadElement && staticString(first) === spec.event;
 }
 
 /** `acquire(...).then((lock) => { ... })`: the callback that runs with the handle. */
@@ -468,7 +476,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
  */
 function passedCallback(specs: readonly CallbackMethod[], method: string, call: TSESTree.CallExpression, input: AcquireFinderInput, base: Candidate): Candidate | undefined {
   for (const spec of specs) {
-    if (spec.method !== method) continue;
+    if (spec.method !== method || !namesEvent(call, spec)) continue;
     const index = spec.callbackArg < 0 ? call.arguments.length + spec.callbackArg : spec.callbackArg;
     const arg = call.arguments[index];
     if (!arg || (arg.type !== AST_NODE_TYPES.Identifier && arg.type !== AST_NODE_TYPES.MemberExpression)) continue;
