@@ -2930,6 +2930,61 @@ export async function crawl(domain: string, me: string, pages: number) {
       errors: [{ messageId: 'missingFenceNoToken', line: 14 }],
     },
     {
+      name: 'an etcd3 election: the elected listener and the code after wait() run as the leader, up to resign()',
+      code: `import { Etcd3 } from 'etcd3';
+import { Pool } from 'pg';
+const etcd = new Etcd3();
+const pool = new Pool();
+export function lead(shard: string, me: string) {
+  const campaign = etcd.election('compactor/' + shard, 10).campaign(me);
+  campaign.on('error', async (err) => {
+    await pool.query('UPDATE shards SET last_error = $2 WHERE id = $1', [shard, String(err)]);
+  });
+  campaign.on('elected', async () => {
+    await pool.query('UPDATE shards SET leader = $2 WHERE id = $1', [shard, me]);
+  });
+}
+export async function compactOnce(shard: string, me: string) {
+  const election = etcd.election('compactor/' + shard);
+  const campaign = election.campaign(me);
+  await campaign.wait();
+  await pool.query('UPDATE shards SET compacted_at = now() WHERE id = $1', [shard]);
+  await campaign.resign();
+  await pool.query('UPDATE shards SET idle = true WHERE id = $1', [shard]);
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 11 },
+        { messageId: 'missingFenceNoToken', line: 18 },
+      ],
+    },
+    {
+      name: 'a lease row claimed through a postgres.js tagged template opens a section for the caller, up to the tagged DELETE',
+      code: `import postgres from 'postgres';
+const sql = postgres();
+async function claimPrinter(printerId: string, me: string) {
+  const won = await sql\`
+    INSERT INTO printer_leases (printer_id, owner, expires_at) VALUES (\${printerId}, \${me}, now() + interval '30 seconds')
+    ON CONFLICT (printer_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+    WHERE printer_leases.expires_at < now()
+    RETURNING owner\`;
+  return won.length > 0;
+}
+export async function printBatch(printerId: string, me: string, jobs: number) {
+  if (!(await claimPrinter(printerId, me))) return;
+  await sql\`UPDATE printers SET queued = \${jobs} WHERE id = \${printerId}\`;
+}
+export async function drain(printerId: string, me: string) {
+  await sql\`UPDATE printer_leases SET owner = \${me}, expires_at = now() + interval '30 seconds' WHERE printer_id = \${printerId} AND expires_at < now()\`;
+  await sql\`UPDATE printers SET queued = 0 WHERE id = \${printerId}\`;
+  await sql\`DELETE FROM printer_leases WHERE printer_id = \${printerId} AND owner = \${me}\`;
+  await sql\`UPDATE printers SET drained_at = now() WHERE id = \${printerId}\`;
+}`,
+      errors: [
+        { messageId: 'missingFenceNoToken', line: 13 },
+        { messageId: 'missingFenceNoToken', line: 17 },
+      ],
+    },
+    {
       name: 'a MongoDB lock document upserted with its owner takes the lock for the caller of the helper',
       code: `import { MongoClient } from 'mongodb';
 const client = new MongoClient('');

@@ -186,9 +186,17 @@ function disposingBlock(binding: TSESTree.VariableDeclarator | TSESTree.Assignme
 }
 
 function callbackArgument(call: TSESTree.CallExpression, spec: CallbackMethod): FunctionNode | undefined {
+  if (!namesEvent(call, spec)) return undefined;
   const index = spec.callbackArg < 0 ? call.arguments.length + spec.callbackArg : spec.callbackArg;
   const arg = call.arguments[index];
   return arg && isFunctionNode(arg) ? arg : undefined;
+}
+
+/** A listener model (`on('elected', cb)`) matches only the call that names its event. */
+function namesEvent(call: TSESTree.CallExpression, spec: CallbackMethod): boolean {
+  if (spec.event === undefined) return true;
+  const first = call.arguments[0];
+  return first !== undefined && first.type !== AST_NODE_TYPES.SpreadElement && staticString(first) === spec.event;
 }
 
 /** `acquire(...).then((lock) => { ... })`: the callback that runs with the handle. */
@@ -468,7 +476,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
  */
 function passedCallback(specs: readonly CallbackMethod[], method: string, call: TSESTree.CallExpression, input: AcquireFinderInput, base: Candidate): Candidate | undefined {
   for (const spec of specs) {
-    if (spec.method !== method) continue;
+    if (spec.method !== method || !namesEvent(call, spec)) continue;
     const index = spec.callbackArg < 0 ? call.arguments.length + spec.callbackArg : spec.callbackArg;
     const arg = call.arguments[index];
     if (!arg || (arg.type !== AST_NODE_TYPES.Identifier && arg.type !== AST_NODE_TYPES.MemberExpression)) continue;
@@ -537,6 +545,10 @@ function keyTextOf(call: TSESTree.CallExpression, origin: AcquireSummary | undef
 function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start: number }, model: LockModel | undefined, input: AcquireFinderInput): TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | undefined {
   const scopeRange = bodyRange(site.scope);
   if (site.advisory) return advisoryRelease(site.advisory, site.start, scopeRange, input);
+  // A lease row's own `DELETE FROM <table>` in a tagged template ends its section like one sent as text.
+  const taggedRelease = site.origin === undefined && site.library === 'sql-lease-table'
+    ? (input.taggedTemplates ?? []).filter((t) => t.range[0] >= site.start && contains(scopeRange, t) && leaseRowDelete(sqlTextOf(t), site.lockKeyText)).pop()
+    : undefined;
   let found: TSESTree.CallExpression | undefined;
   let inCallback: TSESTree.CallExpression | undefined;
   for (const call of input.calls) {
@@ -550,8 +562,7 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
     // A lock taken inside a project helper names its key there: its release is found by receiver.
     const ownKey = site.origin === undefined;
     if (ownKey && site.library === 'sql-lease-table') {
-      const head = sqlHead(call);
-      isRelease = !!head && new RegExp(`^\\s*delete\\s+from\\s+(?:"?\\w+"?\\.)?"?${site.lockKeyText}"?\\b`, 'i').test(head);
+      isRelease = leaseRowDelete(sqlHead(call), site.lockKeyText);
     } else if (ownKey && (site.library === 'redis-set-nx' || site.library === 'redis-get-set')) {
       const first = call.arguments[0];
       isRelease =
@@ -597,7 +608,13 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
   // the callback gives it back, so the section reaches that release. Only past a release of the
   // function's own (an early exit's): without one the section already runs to the function's end.
   if (found && inCallback && inCallback.range[0] > found.range[0]) return inCallback;
+  if (taggedRelease && (!found || taggedRelease.range[0] > found.range[0])) return taggedRelease;
   return found;
+}
+
+/** Whether SQL text deletes from the lease table `table` (`DELETE FROM job_locks ...`). */
+function leaseRowDelete(text: string | undefined, table: string | undefined): boolean {
+  return !!text && !!table && new RegExp(`^\\s*delete\\s+from\\s+(?:"?\\w+"?\\.)?"?${table}"?\\b`, 'i').test(text);
 }
 
 /** A function written as an argument of a call: a callback the call runs later. */
@@ -649,6 +666,21 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
   const sites: AcquireSite[] = [];
   for (const tagged of input.taggedTemplates ?? []) {
     const text = sqlTextOf(tagged);
+    // A lease row taken through a tagged template (postgres.js `sql`, Prisma `$executeRaw`), as
+    // `pool.query('INSERT INTO job_locks ...')` takes one.
+    const leaseTable = text !== undefined ? LEASE_TABLE_WRITE.exec(text) : null;
+    if (leaseTable && !afterExit(tagged)) {
+      const scope = enclosingFunction(tagged) ?? input.program;
+      const lockKeyText = leaseTable[1].toLowerCase();
+      const base = {
+        label: `a ${codeSpan(lockKeyText, 24)} row`, node: tagged, library: 'sql-lease-table', destructured: new Map<string, string>(), tokenProperties: [], advice: LEASE_TABLE_ADVICE, scope, lockKeyText,
+      };
+      const release = findRelease({ ...base, start: tagged.range[1] }, undefined, input);
+      const reach = release ? release.range[0] : bodyRange(scope)[1];
+      const end = Math.min(reach, sectionExitEnd(tagged, bindingOf(tagged)) ?? reach);
+      sites.push({ ...base, id: -1, range: [tagged.range[1], end], release });
+      continue;
+    }
     const lock = text !== undefined ? advisoryLockIn(text) : undefined;
     if (!lock) continue;
     const advisory = { ...lock, connection: connectionOf(tagged) };

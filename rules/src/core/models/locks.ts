@@ -10,6 +10,11 @@ export interface CallbackMethod {
   method: string;
   /** Index of the callback argument; -1 means the last argument. */
   callbackArg: number;
+  /**
+   * An event listener that runs the callback once the lock is won: only a call whose first
+   * argument is this event name (`campaign.on('elected', cb)`, not `campaign.on('error', cb)`).
+   */
+  event?: string;
 }
 
 export interface LockModel {
@@ -92,9 +97,16 @@ export const LOCK_MODELS: readonly LockModel[] = [
     id: 'etcd3',
     packages: ['etcd3'],
     authorityExports: ['Etcd3'],
-    lockFactory: ['lock'],
-    objectAcquire: ['acquire'],
-    objectAcquireWithCallback: [{ method: 'do', callbackArg: 0 }],
+    // `client.lock(name)`, and `client.election(name).campaign(value)`: a campaign is won when it
+    // emits `elected` (or its `wait()` resolves) and held until `resign()` or a lost lease.
+    lockFactory: ['lock', 'election'],
+    objectAcquire: ['acquire', 'wait'],
+    objectAcquireWithCallback: [
+      { method: 'do', callbackArg: 0 },
+      { method: 'on', callbackArg: 1, event: 'elected' },
+      { method: 'once', callbackArg: 1, event: 'elected' },
+    ],
+    release: ['release', 'unlock', 'resign'],
     validity: ['leaseId', 'isHeld'],
     tokenAdvice: `etcd3's Lock exposes only its lease id, not the lock key's revision: use the revision of a key you create in the same transaction, or ${DURABLE_COUNTER}`,
   },
