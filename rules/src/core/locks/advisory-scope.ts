@@ -242,16 +242,48 @@ function isLockBinding(lock: AdvisoryLock & { connection: string }, lockNode: No
   // `client.featureFlag.upsert(...)` on a parameter `client` (with a default or not): the rest of the path stays.
   const rest = key.slice(root.length);
   const index = def.node.params.findIndex((p) => p.range[0] <= def.name.range[0] && def.name.range[1] <= p.range[1]);
-  const callers = index >= 0 ? callersOf(def.node) : [];
+  const property = index >= 0 ? destructuredKey(def.node.params[index], def.name) : undefined;
+  const callers = index >= 0 && property !== null ? callersOf(def.node) : [];
   return callers.length > 0 && callers.every((call) => {
-    const arg = call.arguments[index];
-    const argRoot = arg && arg.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(arg) : undefined;
+    const arg = argumentFilling(call.arguments[index], property ?? undefined);
+    const argRoot = arg ? receiverKey(arg) : undefined;
     const argKey = argRoot === undefined ? undefined : argRoot + rest;
     if (argKey === undefined || argRoot === undefined) return false;
     if (sameConnection(lock.connection, argKey) && ASTUtils.findVariable(sourceCode.getScope(call), argRoot.split('.')[0]) === lockVariable) return true;
     // Handed on through another function's parameter (`makeSetFlags(tx)` calling `makeSetFlag(client)`): a few levels.
     return depth < MAX_HANDOVER_DEPTH && isLockBinding(lock, lockNode, argKey, call, sourceCode, callersOf, depth + 1);
   });
+}
+
+/**
+ * Where a parameter binding sits in its parameter: undefined for the parameter itself (`trx`,
+ * `trx = db`, `trx: Knex.Transaction`), the property it is destructured from for an options
+ * object (`{ conn }`, `{ conn: db }`, `{ conn = pool }`), null for anything deeper.
+ */
+function destructuredKey(param: TSESTree.Parameter | undefined, name: Node): string | undefined | null {
+  let p: Node | undefined = param;
+  if (p?.type === AST_NODE_TYPES.TSParameterProperty) p = p.parameter;
+  if (p?.type === AST_NODE_TYPES.AssignmentPattern) p = p.left;
+  if (p === undefined || p === name || p.type === AST_NODE_TYPES.Identifier) return undefined;
+  if (p.type !== AST_NODE_TYPES.ObjectPattern) return null;
+  for (const prop of p.properties) {
+    if (prop.type !== AST_NODE_TYPES.Property || prop.computed) continue;
+    const value = prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value;
+    if (value === name) return propertyKeyName(prop) ?? null;
+  }
+  return null;
+}
+
+/** The expression a call fills a parameter with: the argument itself, or its `key` property when the parameter is destructured from it. */
+function argumentFilling(arg: TSESTree.CallExpressionArgument | undefined, key: string | undefined): Node | undefined {
+  if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  if (key === undefined) return arg;
+  const object = unwrap(arg);
+  if (object.type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+  // A spread may carry a later value of the same key: then the property is not known.
+  if (object.properties.some((p) => p.type === AST_NODE_TYPES.SpreadElement)) return undefined;
+  const prop = object.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && !p.computed && propertyKeyName(p) === key);
+  return prop?.value as Node | undefined;
 }
 
 /** The scope the lock gives a write on its own connection, or undefined when that connection is a pool or no transaction. */

@@ -20,6 +20,7 @@ export class FunctionIndex {
   /** Records function declarations, `const f = () => {}`, object and class methods. */
   record(node: Node): void {
     if (this.callees.size > 0) this.callees.clear();
+    if (this.methodCallers.size > 0) this.methodCallers.clear();
     if (node.type === AST_NODE_TYPES.FunctionDeclaration && node.id) {
       this.byName.set(node.id.name, node);
     } else if (node.type === AST_NODE_TYPES.VariableDeclarator && node.id.type === AST_NODE_TYPES.Identifier && node.init) {
@@ -56,7 +57,12 @@ export class FunctionIndex {
     }
   }
 
+  /** The bare name each class or schema method is declared under. */
+  private readonly methodNames = new Map<FunctionNode, string>();
+  private readonly methodCallers = new Map<FunctionNode, TSESTree.CallExpression[]>();
+
   private addMethod(name: string, fn: FunctionNode): void {
+    this.methodNames.set(fn, name);
     const methods = this.methodsByName.get(name);
     if (methods) methods.push(fn);
     else this.methodsByName.set(name, [fn]);
@@ -105,7 +111,21 @@ export class FunctionIndex {
         else this.keysByFunction.set(target, [key]);
       }
     }
-    return (this.keysByFunction.get(fn) ?? []).flatMap((key) => this.callsByKey.get(key) ?? []);
+    const byKey = (this.keysByFunction.get(fn) ?? []).flatMap((key) => this.callsByKey.get(key) ?? []);
+    // A method called on another receiver than `this` (`Jobs.#purge(...)` for a static one,
+    // `repo.save(...)` on an instance): the calls `callee` resolves to it.
+    const name = this.methodNames.get(fn);
+    if (name === undefined) return byKey;
+    const known = this.methodCallers.get(fn);
+    if (known) return known;
+    const more: TSESTree.CallExpression[] = [];
+    for (const [key, calls] of this.callsByKey) {
+      if (key === `this.${name}` || !key.endsWith(`.${name}`)) continue;
+      for (const call of calls) if (this.callee(call) === fn && !byKey.includes(call)) more.push(call);
+    }
+    const all = more.length > 0 ? [...byKey, ...more] : byKey;
+    this.methodCallers.set(fn, all);
+    return all;
   }
 }
 
