@@ -8,6 +8,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, constObjectBefore, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
+import { setOnceObjectClaim } from './set-once-claims.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
@@ -48,6 +49,8 @@ export interface ObjectVerdict {
   /** DynamoDB: the attribute as the expressions write it (`#ft`) and the compared placeholder (`:t`). */
   expressionAttribute?: string;
   placeholder?: string;
+  /** A set-once claim (filled only while empty) rather than a token: no fence whose refusal must be read. */
+  setOnce?: boolean;
 }
 
 const PRISMA = sinkModel('prisma');
@@ -645,7 +648,12 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
       : { tokenCompared: false, tokenStored: false };
   }
   const found = write.links.length > 0 ? chainComparesToken(write, options) : filterComparesToken(write, write.filter, options);
-  if (!found) return { tokenCompared: false, tokenStored: false };
+  if (!found) {
+    // Filled only while still empty: the first writer wins and a late one matches nothing.
+    const claimed = write.kind === 'update' && write.links.length === 0 ? setOnceObjectClaim(write.filter, write.values) : undefined;
+    // No token column: the claimed field says nothing about which column the file's fence lives in.
+    return claimed ? { tokenCompared: true, tokenStored: true, setOnce: true } : { tokenCompared: false, tokenStored: false };
+  }
   // Equality (a holder, a version) is compare-and-set: nothing new needs storing.
   const stored = !found.ordered || write.kind === 'delete' || valuesStore(write.values, found.key) || mongoStoresElsewhere(write, found.key);
   return { tokenCompared: true, tokenStored: stored, column: found.key, value: found.value, ordered: found.ordered };

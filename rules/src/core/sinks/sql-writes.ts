@@ -15,6 +15,7 @@ import { sinkModelOfKind, type ReceiverTable } from '../modules/receivers.js';
 import { readSqlSource, type SqlSource } from '../sql/index.js';
 import type { SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js';
 import { optimisticSqlCheck } from './optimistic-checks.js';
+import { isSetOnceSqlClaim } from './set-once-claims.js';
 import { bareColumn, isCompareAndSetColumnByName, isMonotonicColumn, isTokenColumnByName, sameColumn, type FenceJudgeOptions } from './fence-judgement.js';
 
 export interface SqlCall {
@@ -176,6 +177,8 @@ export interface WriteVerdict {
   column?: string;
   /** The comparison that compares the token (for suggestions that store the compared value). */
   comparison?: SqlComparison;
+  /** A set-once claim (`... WHERE col IS NULL`) rather than a token: no fence whose refusal must be read. */
+  setOnce?: boolean;
 }
 
 /** How a SQL write is judged; see `fence-judgement.ts`. */
@@ -239,6 +242,7 @@ function incrementsItself(statement: SqlStatementInfo, column: string): boolean 
 
 /** Whether a comparison of the write's condition checks a fence token (see `fence-judgement.ts`). */
 function comparesToken(c: SqlComparison, statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): boolean {
+  if (isSetOnceSqlClaim(c, statement)) return true;
   if (!COMPARING.has(c.op)) return false;
   if (c.value.params.length === 0 && c.value.columns.length === 0) return false;
   const column = bareColumn(c.column);
@@ -259,6 +263,7 @@ export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: 
   // `SET value = CASE WHEN t.fence_token < EXCLUDED.fence_token THEN ... END` guards the assignment itself.
   const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, statement, call, options));
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
+  if (isSetOnceSqlClaim(comparison, statement)) return { statement, tokenCompared: true, tokenStored: true, setOnce: true };
   const column = bareColumn(comparison.column);
   // An optimistic check stores its own stamp: it needs no token stored.
   const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete' && !optimisticSqlCheck(comparison, statement, (n) => call.param(n), options);

@@ -1,0 +1,77 @@
+/**
+ * Set-once claims: a write that goes through only while the field it fills is still empty
+ * (`WHERE partner_id IS NULL ... SET partner_id = $1`, `{ _id, partnerId: null }` with
+ * `$set: { partnerId }`). The first writer fills the field and every later one matches nothing,
+ * so a late holder cannot overwrite what a newer holder stored: the condition compares and sets
+ * in one write, as a fence does. A field that the write empties, or a condition on another field,
+ * is no such claim.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { calleeName, memberName, propertyKeyName, propertyValue, unwrap, type Node } from '../ast.js';
+import type { SqlComparison, SqlStatementInfo } from '../sql/types.js';
+import { bareColumn, sameColumn } from './fence-judgement.js';
+
+/** SQL: `col IS NULL` on the updated table, where the same statement sets `col` to something. */
+export function isSetOnceSqlClaim(c: SqlComparison, statement: SqlStatementInfo): boolean {
+  if (c.op !== 'IS NULL' || statement.kind !== 'update') return false;
+  if (c.relation !== undefined && statement.table !== undefined && c.relation !== statement.table) return false;
+  const column = bareColumn(c.column);
+  return statement.assignments.some((a) => sameColumn(a.column, column) && !/^\s*null\s*$/i.test(a.value.text));
+}
+
+/** An empty literal, or a value that may be one: such a write empties the field rather than filling it. */
+function mayBeEmptyValue(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal) return n.value === null;
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
+  if (n.type === AST_NODE_TYPES.LogicalExpression) return n.operator !== '&&' && mayBeEmptyValue(n.right);
+  if (n.type === AST_NODE_TYPES.ConditionalExpression) return mayBeEmptyValue(n.consequent) || mayBeEmptyValue(n.alternate);
+  return false;
+}
+
+/**
+ * A filter value that matches only an empty field: `null`, MongoDB `{ $exists: false }` or
+ * `{ $eq: null }`, Prisma `{ equals: null }`, Sequelize `{ [Op.is]: null }`, TypeORM `IsNull()`.
+ */
+function matchesOnlyEmpty(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal) return n.value === null;
+  if (n.type === AST_NODE_TYPES.CallExpression) return calleeName(n) === 'IsNull' && n.arguments.length === 0;
+  if (n.type !== AST_NODE_TYPES.ObjectExpression || n.properties.length !== 1) return false;
+  const p = n.properties[0];
+  if (p.type !== AST_NODE_TYPES.Property) return false;
+  const key = p.computed && p.key.type === AST_NODE_TYPES.MemberExpression ? memberName(p.key) : propertyKeyName(p);
+  const value = unwrap(p.value);
+  if (key === '$exists') return value.type === AST_NODE_TYPES.Literal && value.value === false;
+  return (key === '$eq' || key === 'equals' || key === 'is') && value.type === AST_NODE_TYPES.Literal && value.value === null;
+}
+
+/** The fields a filter requires empty: direct keys, and an `$or`/`OR` whose every branch tests the same field empty. */
+function emptyFields(filter: TSESTree.ObjectExpression): string[] {
+  const fields: string[] = [];
+  for (const p of filter.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const key = propertyKeyName(p);
+    if (key === undefined) continue;
+    if (key === '$or' || key === 'OR') {
+      const list = unwrap(p.value);
+      if (list.type !== AST_NODE_TYPES.ArrayExpression || list.elements.length === 0) continue;
+      const branches = list.elements.map((e) => (e && unwrap(e).type === AST_NODE_TYPES.ObjectExpression ? emptyFields(unwrap(e) as TSESTree.ObjectExpression) : []));
+      const first = branches[0][0];
+      if (first !== undefined && branches.every((b) => b.length === 1 && b[0] === first)) fields.push(first);
+      continue;
+    }
+    if (matchesOnlyEmpty(p.value)) fields.push(key);
+  }
+  return fields;
+}
+
+/** Object APIs: the field the filter requires empty and the values fill; undefined when there is none. */
+export function setOnceObjectClaim(filter: TSESTree.ObjectExpression | undefined, values: TSESTree.ObjectExpression | undefined): string | undefined {
+  if (!filter || !values) return undefined;
+  for (const field of emptyFields(filter)) {
+    const stored = propertyValue(values, field) ?? values.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && sameColumn(propertyKeyName(p) ?? '', field))?.value;
+    if (stored && !mayBeEmptyValue(stored)) return field;
+  }
+  return undefined;
+}
