@@ -590,7 +590,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         const handedSession = session && node.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && receiverKey(a) === session.key) ? session.scope : undefined;
         const bound = viaCall.fenced
           ? undefined
-          : (batchedUnderLock(acquire, node, sourceCode) ?? (acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode) : handedSession));
+          : (batchedUnderLock(acquire, node, sourceCode) ?? (acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode, (fn) => functions.callersOf(fn)) : handedSession));
         writes.push(bound ? { ...viaCall, fenced: true, boundToLock: bound } : viaCall);
         continue;
       }

@@ -325,16 +325,63 @@ export function boundToAdvisoryLock(
 
 /**
  * Whether a call to a function of another module runs on the lock's connection: it is handed
- * that connection (`tasks.expire(trx, ...)`), so its writes go through it.
+ * that connection (`tasks.expire(trx, ...)`), or is a method of an instance built on it, so its
+ * writes go through it.
  */
-export function callBoundToAdvisoryLock(lock: AdvisoryLock, lockNode: Node, call: TSESTree.CallExpression | TSESTree.NewExpression, queries: readonly SqlNode[], sourceCode: SourceCode): AdvisoryScope | undefined {
+export function callBoundToAdvisoryLock(
+  lock: AdvisoryLock,
+  lockNode: Node,
+  call: TSESTree.CallExpression | TSESTree.NewExpression,
+  queries: readonly SqlNode[],
+  sourceCode: SourceCode,
+  callersOf?: CallersOf,
+): AdvisoryScope | undefined {
   if (!lock.connection) return undefined;
   const held = { ...lock, connection: lock.connection };
-  const handedIn = call.arguments.some((arg) => {
+  // A method of an instance built on the connection (`new GroupRepository(tx).rename(...)`, or
+  // `const repo = new GroupRepository(tx)` first): the repository writes through what it was given.
+  // The lock's own binding, or a parameter every same-file caller fills with it (`{ db: tx }`).
+  const handsLock = (args: readonly TSESTree.CallExpressionArgument[], at: Node) => args.some((arg) => {
     const key = arg.type !== AST_NODE_TYPES.SpreadElement ? receiverKey(arg) : undefined;
-    return key !== undefined && key === lock.connection && isLockBinding(held, lockNode, key, call, sourceCode, undefined);
+    return key !== undefined && isLockBinding(held, lockNode, key, at, sourceCode, callersOf);
   });
+  const receiver = call.type === AST_NODE_TYPES.CallExpression && unwrap(call.callee).type === AST_NODE_TYPES.MemberExpression ? (unwrap(call.callee) as TSESTree.MemberExpression).object : undefined;
+  const constructions = receiver ? constructionsOf(receiver, sourceCode, callersOf) : undefined;
+  const handedIn = handsLock(call.arguments, call) || (constructions !== undefined && constructions.every((c) => handsLock(c.arguments, c)));
   return handedIn ? scopeOnOwnConnection(held, lockNode, queries, sourceCode) : undefined;
+}
+
+/**
+ * The `new C(...)` calls an instance comes from: inline, a `const` bound to one, or a parameter
+ * (also one destructured from an options object) that every same-file caller fills with one.
+ * Undefined when any of them is something else.
+ */
+function constructionsOf(node: Node, sourceCode: SourceCode, callersOf: CallersOf | undefined, depth = 0): TSESTree.NewExpression[] | undefined {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.NewExpression) return [n];
+  if (n.type !== AST_NODE_TYPES.Identifier || depth > MAX_HANDOVER_DEPTH) return undefined;
+  const variable = ASTUtils.findVariable(sourceCode.getScope(n), n.name);
+  const def = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+  if (def?.node.type === AST_NODE_TYPES.VariableDeclarator) {
+    const declarator = def.node;
+    if (!declarator.init || declarator.parent.type !== AST_NODE_TYPES.VariableDeclaration || declarator.parent.kind !== 'const') return undefined;
+    const init = unwrap(declarator.init);
+    return init.type === AST_NODE_TYPES.NewExpression ? [init] : undefined;
+  }
+  if (!callersOf || def?.type !== 'Parameter' || !isFunctionNode(def.node)) return undefined;
+  const fn = def.node;
+  const index = fn.params.findIndex((p) => p.range[0] <= def.name.range[0] && def.name.range[1] <= p.range[1]);
+  const property = index >= 0 ? destructuredKey(fn.params[index], def.name) : null;
+  const callers = property !== null ? callersOf(fn) : [];
+  if (callers.length === 0) return undefined;
+  const out: TSESTree.NewExpression[] = [];
+  for (const caller of callers) {
+    const arg = argumentFilling(caller.arguments[index], property ?? undefined);
+    const found = arg ? constructionsOf(arg, sourceCode, callersOf, depth + 1) : undefined;
+    if (!found) return undefined;
+    out.push(...found);
+  }
+  return out;
 }
 
 /** Wrappers that leave a statement what it is: a type assertion, a non-null assertion. */
