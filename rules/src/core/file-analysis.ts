@@ -553,14 +553,20 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   // Records each function has just inserted (`const user = await this.users.create(...)`): a call
   // that writes the record it picks by their id writes the holder's own row, no other holder's.
   const insertedBy = new Map<FunctionNode, Set<string>>();
-  const ownRecords = (node: Node): Set<string> => {
-    const fn = enclosingFunction(node);
-    if (!fn || !callees) return new Set();
+  const insertedIn = (fn: FunctionNode): Set<string> => {
     let names = insertedBy.get(fn);
     if (!names) {
-      names = insertedRecords(fn, { sourceCode, summaryOf: (call) => callees.summaryOf(call) });
+      names = insertedRecords(fn, { sourceCode, summaryOf: (call) => callees!.summaryOf(call) });
       insertedBy.set(fn, names);
     }
+    return names;
+  };
+  // Records this request inserted, in the write's function or one it is nested in: a lock callback
+  // (`withLock(k, async () => repo.update(jobId, ...))`) sees the `jobId` its enclosing function created.
+  const ownRecords = (node: Node): Set<string> => {
+    const names = new Set<string>();
+    if (!callees) return names;
+    for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) for (const name of insertedIn(fn)) names.add(name);
     return names;
   };
   for (const node of candidates) {

@@ -125,4 +125,32 @@ export class Checkout {
     const results = await current.lint('src/checkout.ts');
     expect(findings(results.get('src/checkout.ts'))).toEqual(['10 fencelint/require-fence-condition']);
   });
+
+  it('is not reported when the row is inserted before the lock and updated inside its callback', async () => {
+    current = project({
+      ...files,
+      'src/checkout.ts': `import { withOrderLock } from './guard';
+import { ReceiptRepository } from './receipts/receipt-repository';
+
+export class Checkout {
+  constructor(private readonly receipts: ReceiptRepository) {}
+  async print(orderId: string, amount: number) {
+    const receipt = await this.receipts.add(orderId, amount);
+    await traced(async () => {
+      await withOrderLock('order:' + orderId, async () => {
+        await this.receipts.setState(receipt.id, 'PRINTING');
+        await this.receipts.setOrderState(orderId, 'PRINTING');
+      });
+    });
+  }
+}
+
+async function traced(body: () => Promise<void>) {
+  await body();
+}
+`,
+    });
+    const results = await current.lint('src/checkout.ts');
+    expect(findings(results.get('src/checkout.ts'))).toEqual(['11 fencelint/require-fence-condition']);
+  });
 });
