@@ -319,6 +319,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     };
     receivers.methodCallKind = (call) => callees.summaryOf(call)?.returnsReceiver;
     receivers.fieldKind = (member) => callees.fieldReceiverOf(member);
+    receivers.projectMethod = (call) => callees.summaryOf(call) !== undefined;
   }
 
   const ast = sourceCode.ast as TSESTree.Program;

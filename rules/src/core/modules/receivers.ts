@@ -137,6 +137,11 @@ export class ReceiverTable {
   methodCallKind?: (call: TSESTree.CallExpression) => ReceiverKind | undefined;
   /** What a field of an instance of a project class holds (`this.connection.redis`), through the module graph. */
   fieldKind?: (member: TSESTree.MemberExpression) => ReceiverKind | undefined;
+  /**
+   * Whether a call runs a method the project itself defines (`this.jobRepo.update(id, ...)` on a
+   * class of another module): its summary, not the library a receiver's name suggests, says what it writes.
+   */
+  projectMethod?: (call: TSESTree.CallExpression) => boolean;
 
   readonly models: readonly LockModel[];
 

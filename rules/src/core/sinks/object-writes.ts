@@ -209,6 +209,9 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   const resolvedOwner = object && unwrap(object).type === AST_NODE_TYPES.MemberExpression ? receivers?.sinkModelOf((unwrap(object) as TSESTree.MemberExpression).object) : undefined;
   // A project's own client: its entry says which methods write; nothing else is read on it.
   if (resolved?.family === 'object') return ownObjectWrite(node, resolved, method);
+  // A method the project defines on a receiver nothing resolves (`this.jobRepo.update(id, values)`):
+  // the method's summary says what it writes, not the library its receiver's name suggests.
+  if (!resolved && !resolvedOwner && receivers?.projectMethod?.(node)) return undefined;
   const supabase = supabaseWrite(node, method, receivers);
   if (supabase !== undefined) return supabase || undefined;
   if (SUPABASE_LINK.test(method) && !(receivers?.catalog ?? BUILTIN_CATALOG).writeMethodNames.has(method)) return undefined;

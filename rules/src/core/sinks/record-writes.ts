@@ -262,6 +262,8 @@ export function readRecordWrite(node: TSESTree.CallExpression, receivers?: Recei
   const object = calleeObject(node);
   if (!method || !object || !RECORD_MODELS.some((m) => recordKind(m, method))) return undefined;
   const receiver = unwrap(object);
+  // `this.jobRepo.save(job)` on a project class defining `save`: its summary says what it writes.
+  if (receiver.type !== AST_NODE_TYPES.ThisExpression && !receivers?.sinkModelOf(receiver) && receivers?.projectMethod?.(node)) return undefined;
   if (receiver.type === AST_NODE_TYPES.ThisExpression) {
     const cls = classOfThis(receiver);
     if (cls) {
