@@ -17,6 +17,7 @@ import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
 import { ID_FILTER_LINK } from './models/sinks.js';
+import { chainEqualityValues } from './sinks/chain-keys.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
@@ -1337,7 +1338,13 @@ class ModuleSummarizer implements ModuleBuilder {
       );
       return [...new Set(params)].map((n) => reading.call.param(n)).filter((v): v is Node => v !== undefined);
     }
+    if (reading.sink === 'knex') return chainEqualityValues(reading.write.links);
     if (reading.sink !== 'object' || reading.write.record) return [];
+    // Builders: `.where(and(eq(t.org, org), eq(t.id, jobId)))`, `.where('id', '=', id)`, Supabase `.eq('id', id)`.
+    if (reading.write.links.length > 0 && !reading.write.filter) {
+      const matched = chainEqualityValues(reading.write.links);
+      if (matched.length > 0) return matched;
+    }
     // `{ id }`, `{ _id: id, state: 'open' }`, `{ id: { equals: id } }`: the values the filter names.
     const values = (o: TSESTree.ObjectExpression): Node[] =>
       o.properties.flatMap((p) => (p.type !== AST_NODE_TYPES.Property ? [] : p.value.type === AST_NODE_TYPES.ObjectExpression ? values(p.value) : [p.value]));

@@ -27,11 +27,33 @@ export function insertedRecords(fn: FunctionNode, input: InsertedRecordInput): S
   const names = new Set<string>();
   if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return names;
   walk(fn.body, input.sourceCode.visitorKeys, (n) => {
-    if (n.type !== AST_NODE_TYPES.VariableDeclarator || n.id.type !== AST_NODE_TYPES.Identifier || !n.init || enclosingFunction(n) !== fn) return;
+    if (n.type !== AST_NODE_TYPES.VariableDeclarator || !n.init || enclosingFunction(n) !== fn) return;
     if (n.parent?.type !== AST_NODE_TYPES.VariableDeclaration || !isInsertResult(n.init, names, input)) return;
-    if (n.parent.kind === 'const' || threadedThrough(n.id, input.sourceCode)) names.add(n.id.name);
+    if (n.id.type === AST_NODE_TYPES.Identifier) {
+      if (n.parent.kind === 'const' || threadedThrough(n.id, input.sourceCode)) names.add(n.id.name);
+    } else if (n.parent.kind === 'const') for (const name of destructuredRecords(n.id)) names.add(name);
   });
   return names;
+}
+
+/**
+ * The names a destructuring of an insert's result binds to the new records or their identity:
+ * `const [row] = ...returning()`, `const [{ id }] = ...`, `const { id } = await repo.create(x)`;
+ * not another record's key (`const { orderId } = ...`).
+ */
+function destructuredRecords(pattern: TSESTree.DestructuringPattern, depth = 0): string[] {
+  if (depth > 3) return [];
+  const p = pattern.type === AST_NODE_TYPES.AssignmentPattern ? pattern.left : pattern;
+  if (p.type === AST_NODE_TYPES.Identifier) return [p.name];
+  if (p.type === AST_NODE_TYPES.ArrayPattern) return p.elements.flatMap((e) => (e && e.type !== AST_NODE_TYPES.RestElement ? destructuredRecords(e, depth + 1) : []));
+  if (p.type !== AST_NODE_TYPES.ObjectPattern) return [];
+  const out: string[] = [];
+  for (const prop of p.properties) {
+    if (prop.type !== AST_NODE_TYPES.Property || prop.computed || prop.key.type !== AST_NODE_TYPES.Identifier || !IDENTITY_MEMBER.test(prop.key.name)) continue;
+    const value = prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value;
+    if (value.type === AST_NODE_TYPES.Identifier) out.push(value.name);
+  }
+  return out;
 }
 
 /**
