@@ -72,7 +72,27 @@ export async function moveCard(cardId: string, column: string) {
     await supabaseAdmin.from('cards').update({ column, fence_token: fenceToken }).eq('id', cardId);
   });
 }`,
-      errors: [tokenUnused(9)],
+      errors: [
+        {
+          ...tokenUnused(9),
+          suggestions: [
+            {
+              messageId: 'addFenceCondition',
+              output: `import Redlock from 'redlock';
+import Redis from 'ioredis';
+import { supabaseAdmin } from '../lib/clients';
+const redlock = new Redlock([new Redis()]);
+const counters = new Redis();
+export async function moveCard(cardId: string, column: string) {
+  await redlock.using(['card:' + cardId], 8000, async () => {
+    const fenceToken = await counters.incr('card-fence:' + cardId);
+    await supabaseAdmin.from('cards').update({ column, fence_token: fenceToken }).lt('fence_token', fenceToken).eq('id', cardId);
+  });
+}`,
+            },
+          ],
+        },
+      ],
     },
   ],
 });

@@ -6,7 +6,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleFix, RuleFixer, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { propertyKeyName, propertyValue, unwrap } from '../ast.js';
+import { calleeName, propertyKeyName, propertyValue, unwrap } from '../ast.js';
 import type { KnexWriteSite, ObjectWriteSite, SqlWriteSite } from '../file-analysis.js';
 import { camel } from '../sinks/object-writes.js';
 import { planFenceEdit } from '../sql/index.js';
@@ -160,6 +160,7 @@ export function appendProperty(object: TSESTree.ObjectExpression, text: string, 
 export function objectFenceFix(site: Omit<ObjectWriteSite, 'acquire'>, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
   const { write, verdict } = site;
   if (write.api === 'object') return ownClientFenceFix(site, token, column, sourceCode);
+  if (write.api === 'supabase') return supabaseFenceFix(site, token, column, sourceCode);
   if (write.api !== 'prisma' && write.api !== 'mongodb') return undefined;
   if (!write.filter) return undefined;
   const snakeStyle = write.filter.properties.some((p) => p.type === AST_NODE_TYPES.Property && /^[a-z][a-z0-9]*_[a-z]/.test(propertyKeyName(p) ?? ''));
@@ -167,6 +168,26 @@ export function objectFenceFix(site: Omit<ObjectWriteSite, 'acquire'>, token: st
   const op = write.api === 'prisma' ? 'lt' : '$lt';
   const edits: Edit[] = [];
   if (!verdict.tokenCompared) edits.push(appendProperty(write.filter, `${key}: { ${op}: ${token} }`, sourceCode));
+  if (write.kind !== 'delete') {
+    if (!write.values) return undefined;
+    const stores = write.values.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === key);
+    if (!stores) edits.push(appendProperty(write.values, key === token ? key : `${key}: ${token}`, sourceCode));
+  }
+  return edits.length > 0 ? toFixes(edits) : undefined;
+}
+
+/**
+ * Supabase: the filter is one more link after the write (`.update({...}).lt('fence_token', t)`),
+ * and the token is stored with the values. An upsert cannot be filtered: no fix.
+ */
+function supabaseFenceFix(site: Omit<ObjectWriteSite, 'acquire'>, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
+  const { write, verdict } = site;
+  if (write.kind === 'upsert') return undefined;
+  const link = write.links.find((l) => calleeName(l) === write.method);
+  if (!link) return undefined;
+  const key = verdict.column ?? column;
+  const edits: Edit[] = [];
+  if (!verdict.tokenCompared) edits.push({ range: [link.range[1], link.range[1]], text: fill(write.model.fence.compare, key, token) });
   if (write.kind !== 'delete') {
     if (!write.values) return undefined;
     const stores = write.values.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === key);
