@@ -156,12 +156,12 @@ export function appendProperty(object: TSESTree.ObjectExpression, text: string, 
   return { range: [last.range[1], last.range[1]], text: multiline ? `,\n${indent}${text}` : `, ${text}` };
 }
 
-/** Prisma and MongoDB filters: add `{ <key>: { lt|$lt: token } }` and store the token with the values. */
+/** Prisma, MongoDB and MikroORM filters: add `{ <key>: { lt|$lt: token } }` and store the token with the values. */
 export function objectFenceFix(site: Omit<ObjectWriteSite, 'acquire'>, token: string, column: string, sourceCode: SourceCode): FixBuilder | undefined {
   const { write, verdict } = site;
   if (write.api === 'object') return ownClientFenceFix(site, token, column, sourceCode);
   if (write.api === 'supabase') return supabaseFenceFix(site, token, column, sourceCode);
-  if (write.api !== 'prisma' && write.api !== 'mongodb') return undefined;
+  if (write.api !== 'prisma' && write.api !== 'mongodb' && write.api !== 'mikro-orm') return undefined;
   if (!write.filter) return undefined;
   const snakeStyle = write.filter.properties.some((p) => p.type === AST_NODE_TYPES.Property && /^[a-z][a-z0-9]*_[a-z]/.test(propertyKeyName(p) ?? ''));
   const key = verdict.column ?? (snakeStyle ? column : camel(column));

@@ -22,7 +22,7 @@ import { REDIS_CLIENT_PACKAGES } from './locks.js';
  * say where their filter and values live (`writes[].filter` / `values`); read and judged by
  * the generic filter reader, with the model's `fence` template as the suggestion.
  */
-export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'supabase' | 'dynamodb' | 'redis' | 'http' | 's3' | 'clickhouse';
+export type SinkFamily = 'sql' | 'object' | 'knex' | 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'mikro-orm' | 'kysely' | 'drizzle' | 'supabase' | 'dynamodb' | 'redis' | 'http' | 's3' | 'clickhouse';
 
 export type WriteKind = 'update' | 'delete' | 'upsert' | 'replace';
 
@@ -440,6 +440,25 @@ export const SINK_MODELS: readonly SinkModel[] = [
     // ActiveRecord entities (`order.save()`), and `repo.save(order)` of an entity read before; `@VersionColumn` is bumped, never compared.
     records: { methods: { save: 'update', remove: 'delete', softRemove: 'delete', recover: 'update' }, bases: ['BaseEntity'] },
     relative: { sqlValues: { arrow: true } },
+  },
+  {
+    // MikroORM: em.nativeUpdate(Entity, where, data) / repo.nativeUpdate(where, data) send one
+    // UPDATE with the filter as given (operators as in MongoDB: `{ fence: { $lt: t } }`).
+    id: 'mikro-orm',
+    family: 'mikro-orm',
+    packages: ['@mikro-orm/core', '@mikro-orm/postgresql', '@mikro-orm/mysql', '@mikro-orm/mariadb', '@mikro-orm/sqlite', '@mikro-orm/better-sqlite', '@mikro-orm/libsql', '@mikro-orm/mssql', '@mikro-orm/mongodb', '@mikro-orm/knex'],
+    clientExports: ['MikroORM'],
+    clientTypes: ['EntityManager', 'SqlEntityManager', 'EntityRepository', 'SqlEntityRepository', 'MikroORM'],
+    clientFactories: ['fork', 'getRepository'],
+    clientCallbacks: ['transactional'],
+    injectors: { packages: ['@mikro-orm/nestjs'], exports: ['InjectRepository', 'InjectEntityManager', 'InjectMikroORM'] },
+    conditionStyle: 'filter',
+    writes: [
+      { method: 'nativeUpdate', kind: 'update', filter: { arg: 0 }, values: { arg: 1 } },
+      { method: 'nativeDelete', kind: 'delete', filter: { arg: 0 } },
+    ],
+    result: { type: 'number' },
+    fence: { compare: '{column}: { $lt: {token} }', store: '{column}: {token}' },
   },
   {
     id: 'kysely',

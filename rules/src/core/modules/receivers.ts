@@ -312,6 +312,8 @@ export class ReceiverTable {
     if (n.type === AST_NODE_TYPES.MemberExpression && depth < MAX_RESOLVE_DEPTH) {
       const objectKind = this.kindOf(n.object, depth + 1);
       if (objectKind?.type === 'client' && (objectKind.model.id === 'prisma' || objectKind.model.id === 'mongodb')) return objectKind;
+      // `orm.em`: MikroORM's EntityManager is a member of the `MikroORM` instance.
+      if (objectKind?.type === 'client' && objectKind.model.id === 'mikro-orm' && memberName(n) === 'em') return objectKind;
     }
     if (this.typeResolver && depth === 0) {
       const binding = this.typeResolver(node);

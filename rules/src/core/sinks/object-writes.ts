@@ -16,7 +16,7 @@ import type { RecordWrite } from './record-writes.js';
 import { BUILTIN_CATALOG } from '../models/catalog.js';
 
 /** `object`: a project's own client declared in the settings (`SinkFamily` `object`). */
-export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'kysely' | 'drizzle' | 'supabase' | 'dynamodb' | 'object';
+export type ObjectApi = 'prisma' | 'mongodb' | 'sequelize' | 'typeorm' | 'mikro-orm' | 'kysely' | 'drizzle' | 'supabase' | 'dynamodb' | 'object';
 
 export interface ObjectWrite {
   node: TSESTree.CallExpression | TSESTree.NewExpression;
@@ -63,6 +63,7 @@ const DRIZZLE = sinkModel('drizzle');
 const TYPEORM_QB = sinkModel('typeorm-query-builder');
 const POGI = sinkModel('pogi');
 const SUPABASE = sinkModel('supabase');
+const MIKRO = sinkModel('mikro-orm');
 /** PostgREST filters and modifiers chained after a Supabase write: the chain may end on any of them. */
 const SUPABASE_LINK = /^(?:eq|neq|gt|gte|lt|lte|like|ilike|is|in|contains|containedBy|match|not|or|filter|select|single|maybeSingle|throwOnError|returns|abortSignal|limit|order|range|csv)$/;
 /** DynamoDB v3 command classes (`new UpdateCommand(input)`) and v2 DocumentClient methods. */
@@ -236,6 +237,13 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   const dynamoWrite = sinkWrite(DYNAMO, method);
   if (dynamoWrite && !DYNAMO_COMMANDS.has(method) && (!resolved || resolved.id === 'dynamodb') && propertyValue(objectArgument(node, 0), 'TableName')) {
     return fromCatalog(node, DYNAMO, dynamoWrite);
+  }
+  // MikroORM, on a receiver known to be its EntityManager or repository: em.nativeUpdate(Entity, where, data), repo.nativeUpdate(where, data).
+  const mikroWrite = sinkWrite(MIKRO, method);
+  if (mikroWrite && (resolved ?? resolvedOwner)?.id === 'mikro-orm') {
+    const entityFirst = !objectArgument(node, 0) && node.arguments.length >= (mikroWrite.kind === 'update' ? 3 : 2);
+    const shift = (p: Place | undefined): Place | undefined => (p && entityFirst ? { ...p, arg: p.arg + 1 } : p);
+    return fromCatalog(node, MIKRO, mikroWrite, [], shift(mikroWrite.filter), shift(mikroWrite.values));
   }
   if (resolved && resolved.id !== 'mongodb' && resolved.id !== 'sequelize' && resolved.id !== 'typeorm' && resolved.family !== 'kysely' && resolved.family !== 'drizzle' && resolved.id !== 'typeorm-query-builder') {
     // A pg pool, knex, Redis, Prisma or DynamoDB client: not one of the libraries below.
