@@ -248,3 +248,13 @@ export function constInitializer(id: TSESTree.Identifier, sourceCode: SourceCode
   const def = variable?.defs[0];
   return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init ? def.node.init : undefined;
 }
+
+/** `null`, `undefined`, or a value that falls back on one (`x || null`, `x ?? undefined`, `c ? x : null`). */
+export function mayBeEmpty(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal) return n.value === null;
+  if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
+  if (n.type === AST_NODE_TYPES.LogicalExpression) return n.operator !== '&&' && mayBeEmpty(n.right);
+  if (n.type === AST_NODE_TYPES.ConditionalExpression) return mayBeEmpty(n.consequent) || mayBeEmpty(n.alternate);
+  return false;
+}

@@ -6,7 +6,7 @@
  * `.where('fence_token', '<', token)`, `ConditionExpression: 'fence_token < :t'`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, constObjectBefore, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constObjectBefore, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
 import { setOnceObjectClaim } from './set-once-claims.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
@@ -336,15 +336,6 @@ export function camel(column: string): string {
   return column.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
-/** `null`, `undefined`, or a value that falls back on one (`x || null`, `x ?? undefined`, `c ? x : null`). */
-export function mayBeEmpty(node: Node): boolean {
-  const n = unwrap(node);
-  if (n.type === AST_NODE_TYPES.Literal) return n.value === null;
-  if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
-  if (n.type === AST_NODE_TYPES.LogicalExpression) return n.operator !== '&&' && mayBeEmpty(n.right);
-  if (n.type === AST_NODE_TYPES.ConditionalExpression) return mayBeEmpty(n.consequent) || mayBeEmpty(n.alternate);
-  return false;
-}
 
 /**
  * The fields an update empties, or may empty: `field: null` (or `x || null`, a record's state

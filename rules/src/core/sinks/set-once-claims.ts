@@ -7,7 +7,7 @@
  * is no such claim.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, memberName, propertyKeyName, propertyValue, unwrap, type Node } from '../ast.js';
+import { calleeName, mayBeEmpty, memberName, propertyKeyName, propertyValue, unwrap, type Node } from '../ast.js';
 import type { SqlComparison, SqlStatementInfo } from '../sql/types.js';
 import { bareColumn, sameColumn } from './fence-judgement.js';
 
@@ -19,15 +19,6 @@ export function isSetOnceSqlClaim(c: SqlComparison, statement: SqlStatementInfo)
   return statement.assignments.some((a) => sameColumn(a.column, column) && !/^\s*null\s*$/i.test(a.value.text));
 }
 
-/** An empty literal, or a value that may be one: such a write empties the field rather than filling it. */
-function mayBeEmptyValue(node: Node): boolean {
-  const n = unwrap(node);
-  if (n.type === AST_NODE_TYPES.Literal) return n.value === null;
-  if (n.type === AST_NODE_TYPES.Identifier) return n.name === 'undefined';
-  if (n.type === AST_NODE_TYPES.LogicalExpression) return n.operator !== '&&' && mayBeEmptyValue(n.right);
-  if (n.type === AST_NODE_TYPES.ConditionalExpression) return mayBeEmptyValue(n.consequent) || mayBeEmptyValue(n.alternate);
-  return false;
-}
 
 /**
  * A filter value that matches only an empty field: `null`, MongoDB `{ $exists: false }` or
@@ -71,7 +62,7 @@ export function setOnceObjectClaim(filter: TSESTree.ObjectExpression | undefined
   if (!filter || !values) return undefined;
   for (const field of emptyFields(filter)) {
     const stored = propertyValue(values, field) ?? values.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && sameColumn(propertyKeyName(p) ?? '', field))?.value;
-    if (stored && !mayBeEmptyValue(stored)) return field;
+    if (stored && !mayBeEmpty(stored)) return field;
   }
   return undefined;
 }

@@ -8,14 +8,14 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { AcquireSite } from '../locks/acquires.js';
-import { calleeName, calleeObject, constInitializer, contains, enclosingFunction, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constInitializer, contains, enclosingFunction, mayBeEmpty, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import type { FileAnalysis } from '../file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions } from './guards.js';
 import { readKnexWrite } from '../sinks/knex-writes.js';
 import { DYNAMO_TRANSACT_WRITE, isLockTable, LOCK_EXPIRY_COLUMN, LOCK_HOLDER_COLUMN } from '../models/lock-tables.js';
 import { GENERIC_RELEASE_METHOD } from '../models/locks.js';
 import { isTokenColumnName } from '../models/token-names.js';
-import { camel, clearedFields, mayBeEmpty, objectWriteTable, readObjectWrite, tableName, type ObjectWrite } from '../sinks/object-writes.js';
+import { camel, clearedFields, objectWriteTable, readObjectWrite, tableName, type ObjectWrite } from '../sinks/object-writes.js';
 import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
