@@ -9,6 +9,7 @@ import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint
 import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, receiverPath, unwrap, type FunctionNode, type Node } from './ast.js';
 import { fileNodes } from './file-nodes.js';
 import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
+import { callsKnownInstance } from './modules/method-receivers.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope } from './locks/advisory-scope.js';
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey } from './locks/held-key-callers.js';
@@ -319,8 +320,13 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     };
     receivers.methodCallKind = (call) => callees.summaryOf(call)?.returnsReceiver;
     receivers.fieldKind = (member) => callees.fieldReceiverOf(member);
-    receivers.projectMethod = (call) => callees.summaryOf(call) !== undefined;
   }
+  // A project's own method (a same-file class's instance, or a summarized one of another module).
+  receivers.projectMethod = (call) => {
+    const local = functions.callee(call);
+    if (local && callsKnownInstance(call, local)) return true;
+    return callees !== undefined && callees.summaryOf(call) !== undefined;
+  };
 
   const ast = sourceCode.ast as TSESTree.Program;
   for (const node of fileNodes(sourceCode, options.linted === true)) {

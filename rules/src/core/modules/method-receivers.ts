@@ -42,6 +42,24 @@ export function mayCallMethod(call: TSESTree.CallExpression, method: FunctionNod
   return !(cls.range[0] <= call.range[0] && call.range[1] <= cls.range[1]);
 }
 
+/**
+ * Whether a call's receiver is declared or constructed as the class that defines `method`
+ * (`const jobs = new JobRepo()`, `jobs: JobRepo`, `new JobRepo().update(...)`): a call of the
+ * project's own method, whatever a library's method of the same name would do.
+ */
+export function callsKnownInstance(call: TSESTree.CallExpression, method: FunctionNode): boolean {
+  const callee = unwrap(call.callee);
+  const definition = method.parent;
+  if (callee.type !== AST_NODE_TYPES.MemberExpression || definition?.type !== AST_NODE_TYPES.MethodDefinition || definition.static) return false;
+  const className = definition.parent.parent.id?.name;
+  const receiver = unwrap(callee.object);
+  if (!className) return false;
+  if (receiver.type === AST_NODE_TYPES.NewExpression) return receiver.callee.type === AST_NODE_TYPES.Identifier && receiver.callee.name === className;
+  if (receiver.type !== AST_NODE_TYPES.Identifier) return false;
+  const binding = bindingOf(receiver.name, call);
+  return binding !== undefined && binding.kind !== 'import' && knownClass(binding) === className;
+}
+
 /** The class a parameter or variable is declared or constructed as, when it says so. */
 function knownClass(binding: Exclude<Binding, { kind: 'import' }>): string | undefined {
   const type = binding.type;

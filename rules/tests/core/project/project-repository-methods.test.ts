@@ -78,4 +78,36 @@ describe("a project repository named like a library's", () => {
     // Named through the repository's own write, not as a TypeORM update of the receiver.
     expect(messages[0]?.message).toContain('export-job-repo.ts');
   });
+
+  it('a same-file repository class instance is judged by its own method too', async () => {
+    current = project({
+      'jobs.ts': `import Redlock from 'redlock';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+
+const redlock = new Redlock([new Redis()]);
+const counters = new Redis();
+const pool = new Pool();
+
+class JobRepo {
+  async update(id: string, state: string, fence: number) {
+    const result = await pool.query('UPDATE jobs SET state = $1, fence = $3 WHERE id = $2 AND fence < $3', [state, id, fence]);
+    if (result.rowCount === 0) throw new Error('stale');
+  }
+}
+
+const jobRepo = new JobRepo();
+
+export async function finish(id: string) {
+  await redlock.using(['job:' + id], 10_000, async () => {
+    const fence = await counters.incr('job-fence:' + id);
+    await jobRepo.update(id, 'done', fence);
+    await new JobRepo().update(id, 'archived', fence);
+  });
+}
+`,
+    });
+    const results = await current.lint('jobs.ts');
+    expect(findings(results.get('jobs.ts'))).toEqual([]);
+  });
 });
