@@ -5,6 +5,7 @@
  * to be MikroORM's (by import, type, NestJS injection or `orm.em`) are read: `em` is too common a name.
  */
 import rule from '../../src/rules/require-fence-condition.js';
+import staleRule from '../../src/rules/require-stale-check.js';
 import { createRuleTester } from '../rule-tester.js';
 
 const ruleTester = createRuleTester();
@@ -74,6 +75,51 @@ ruleTester.run('require-fence-condition (MikroORM)', rule, {
   await redlock.using(['shelf:' + id], 5000, async () => {
     const fence = await counters.incr('shelf-fence:' + id);
     await em.nativeUpdate(Shelf, { id, fenceToken: { $lt: fence } }, { label, fenceToken: fence });
+  });
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+
+ruleTester.run('require-stale-check (MikroORM)', staleRule, {
+  valid: [
+    {
+      name: 'the number nativeUpdate resolves to decides',
+      code: `${header}export async function relabel(em: EntityManager, id: string, label: string) {
+  await redlock.using(['shelf:' + id], 5000, async () => {
+    const fence = await counters.incr('shelf-fence:' + id);
+    const changed = await em.nativeUpdate(Shelf, { id, fence: { $lt: fence } }, { label, fence });
+    if (changed === 0) throw new Error('a newer holder relabelled the shelf');
+  });
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a fenced nativeUpdate whose result is dropped',
+      code: `${header}export async function relabel(em: EntityManager, id: string, label: string) {
+  await redlock.using(['shelf:' + id], 5000, async () => {
+    const fence = await counters.incr('shelf-fence:' + id);
+    await em.nativeUpdate(Shelf, { id, fence: { $lt: fence } }, { label, fence });
+  });
+}`,
+      errors: [
+        {
+          messageId: 'ignored',
+          line: 11,
+          suggestions: [
+            {
+              messageId: 'throwOnStale',
+              output: `${header}export async function relabel(em: EntityManager, id: string, label: string) {
+  await redlock.using(['shelf:' + id], 5000, async () => {
+    const fence = await counters.incr('shelf-fence:' + id);
+    const result = await em.nativeUpdate(Shelf, { id, fence: { $lt: fence } }, { label, fence });
+    if (result === 0) throw new Error('stale fence token: the write was refused');
   });
 }`,
             },
