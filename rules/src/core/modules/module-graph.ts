@@ -35,6 +35,8 @@ export const MAX_FILE_BYTES = 512 * 1024;
  * findings depend on the machine's load, and CI, the editor and `--concurrency` must agree.
  */
 export const MAX_LINT_BYTES = 8 * 1024 * 1024;
+/** How many registries of imported names deep `isPlainCode` follows (a registry of registries). */
+const MAX_REGISTRY_DEPTH = 2;
 /** Re-export hops followed for one name (`export * from` chains, barrels of barrels). */
 export const MAX_REEXPORT_HOPS = 64;
 
@@ -130,9 +132,22 @@ export class ModuleGraph {
    * Whether export `name` of `file` is plainly project code by its declaration (a function, a
    * class, an instance of one of the module's classes), read without summarising the module.
    */
-  isPlainCode(file: string, name: string): boolean {
+  isPlainCode(file: string, name: string, depth = 0): boolean {
+    const shape = this.shapeOf(file, name);
+    if (shape === 'code') return true;
+    // A registry of imported names (`export default { Order, User }`): code when each of them is,
+    // by its own module's declaration. A package import or a name not found there says nothing.
+    if (shape === undefined || shape === 'other' || depth >= MAX_REGISTRY_DEPTH) return false;
+    return shape.codeIf.every((entry) => {
+      const target = resolveImport(file, entry.source);
+      return target !== undefined && target !== file && this.isPlainCode(target, entry.name, depth + 1);
+    });
+  }
+
+  /** The shape of export `name` of `file`, read off a top-level parse (no summary). */
+  private shapeOf(file: string, name: string): ExportShape | undefined {
     const stamp = this.stampOf(file);
-    if (!stamp || stamp.size > MAX_FILE_BYTES) return false;
+    if (!stamp || stamp.size > MAX_FILE_BYTES) return undefined;
     let known = this.shapes.get(file);
     if (!known || known.stamp !== stamp.stamp) {
       const text = this.read(file);
@@ -140,7 +155,18 @@ export class ModuleGraph {
       known = { stamp: stamp.stamp, shapes: program ? exportShapes(program) : new Map() };
       this.shapes.set(file, known);
     }
-    return known.shapes.get(name) === 'code';
+    return known.shapes.get(name);
+  }
+
+  /**
+   * `import Order from './Order'; export { Order }`: the module and name an export passes on
+   * unchanged, read off a top-level parse; undefined for anything the module declares itself.
+   */
+  reexportOf(file: string, name: string): { file: string; name: string } | undefined {
+    const shape = this.shapeOf(file, name);
+    const via = shape && typeof shape === 'object' ? shape.reexport : undefined;
+    const target = via && resolveImport(file, via.source);
+    return target && target !== file ? { file: target, name: via.name } : undefined;
   }
 
   /** Container bindings by package root, read once (`containerBindingsFor`). */
@@ -485,10 +511,14 @@ export class ProjectView {
    * summarised for the question.
    */
   receiverExportOf(binding: ImportBinding): ExportSummary | undefined {
-    const file = this.resolve(binding.source);
-    if (!file) return undefined;
-    if (binding.exported !== '*' && this.isPlainCode(file, binding.exported)) return undefined;
+    if (this.isPlainCodeBinding(binding)) return undefined;
     return this.exportOfBinding(binding);
+  }
+
+  /** Whether an imported binding is plainly project code by its declaration (`receiverExportOf` reads no summary for it). */
+  isPlainCodeBinding(binding: ImportBinding): boolean {
+    const file = this.resolve(binding.source);
+    return file !== undefined && binding.exported !== '*' && this.isPlainCode(file, binding.exported);
   }
 
   /**
@@ -620,6 +650,15 @@ export class ProjectView {
     if (hops > MAX_REEXPORT_HOPS) {
       this.partial = true;
       return undefined;
+    }
+    // The linted file asking for a name a barrel imports and exports again (`models.Order` of a
+    // registry module): the name's own module answers. Summarising the barrel would summarise
+    // everything its top-level code calls (the registry's associations), spending the lint's
+    // bounds before the locks. Summaries (which are cached with their dependencies) still go
+    // through the barrel, so a change there invalidates them.
+    if (this.depth === 0) {
+      const via = this.graph.reexportOf(file, name);
+      if (via) return this.exportOf(via.file, via.name, hops + 1);
     }
     const entry = this.graph.entry(file, this.settingsKey, this.summarizer, this.budget, this.depth + 1);
     if (!entry) {
