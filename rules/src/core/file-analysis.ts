@@ -323,6 +323,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     receivers.methodCallKind = (call) => callees.summaryOf(call)?.returnsReceiver;
     receivers.fieldKind = (member) => callees.fieldReceiverOf(member);
     receivers.projectMethod = (call) => callees.summaryOf(call) !== undefined;
+    receivers.libraryBaseOf = (binding) => callees.view.libraryBaseOfBinding(binding);
   }
 
   const ast = sourceCode.ast as TSESTree.Program;

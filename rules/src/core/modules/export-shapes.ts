@@ -141,3 +141,54 @@ export function exportShapes(program: TSESTree.Program): Map<string, ExportShape
   for (const [name, target] of exports) out.set(name, target === 'other' ? 'other' : shapeOf(target, locals, 0, imports));
   return out;
 }
+
+/** The class an expression declares, past `as` casts and local names (`export default Order`). */
+function classDeclared(node: Declaration | undefined, locals: Map<string, Declaration>, depth = 0): TSESTree.ClassDeclaration | TSESTree.ClassExpression | undefined {
+  if (!node || depth > 6) return undefined;
+  if (node.type === AST_NODE_TYPES.ClassDeclaration || node.type === AST_NODE_TYPES.ClassExpression) return node;
+  if (node.type === AST_NODE_TYPES.Identifier) return classDeclared(locals.get(node.name), locals, depth + 1);
+  if (node.type === AST_NODE_TYPES.TSAsExpression || node.type === AST_NODE_TYPES.TSSatisfiesExpression || node.type === AST_NODE_TYPES.TSNonNullExpression) return classDeclared(node.expression, locals, depth + 1);
+  return undefined;
+}
+
+/**
+ * The imported base of each exported class: `class Order extends Model<A, B>` with `Model` from
+ * 'sequelize', or `extends ModelWithPublicId<...>` from './ModelWithPublicId' (a project base
+ * class, whose own module says what it extends). A base declared in the same module is followed
+ * to the import it extends in turn; a class with no imported base is left out.
+ */
+export function exportedClassBases(program: TSESTree.Program): Map<string, ImportedName> {
+  const { locals, exports } = declarations(program);
+  const imports = importedNames(program);
+  const out = new Map<string, ImportedName>();
+  for (const [name, target] of exports) {
+    let cls = target === 'other' ? undefined : classDeclared(target, locals);
+    for (let hops = 0; cls && hops < 4; hops++) {
+      const base = cls.superClass;
+      if (!base) break;
+      if (base.type === AST_NODE_TYPES.Identifier) {
+        const imported = imports.get(base.name);
+        if (imported) {
+          out.set(name, imported);
+          break;
+        }
+        cls = classDeclared(locals.get(base.name), locals);
+      } else if (base.type === AST_NODE_TYPES.MemberExpression && !base.computed && base.object.type === AST_NODE_TYPES.Identifier && base.property.type === AST_NODE_TYPES.Identifier) {
+        // `extends Sequelize.Model` of `import * as Sequelize from 'sequelize'`.
+        const namespace = namespaceImport(program, base.object.name);
+        if (namespace) out.set(name, { source: namespace, name: base.property.name });
+        break;
+      } else break;
+    }
+  }
+  return out;
+}
+
+/** The specifier a namespace import of `local` reads (`import * as local from 'x'`). */
+function namespaceImport(program: TSESTree.Program, local: string): string | undefined {
+  for (const statement of program.body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration) continue;
+    if (statement.specifiers.some((s) => s.type === AST_NODE_TYPES.ImportNamespaceSpecifier && s.local.name === local)) return statement.source.value;
+  }
+  return undefined;
+}

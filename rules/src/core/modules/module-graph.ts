@@ -21,7 +21,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { ImportBinding } from './imports.js';
 import { clearResolutions, resolveImport } from './module-resolution.js';
-import { exportShapes, type ExportShape } from './export-shapes.js';
+import { exportedClassBases, exportShapes, type ExportShape, type ImportedName } from './export-shapes.js';
 import { packageRootOf, readContainerBindings, type ContainerBindings } from './container-bindings.js';
 import { parseProjectFile, parseTopLevel } from './project-source.js';
 import { mergeImplementations, type ExportSummary, type FunctionSummary, type ModuleSummary } from './summaries.js';
@@ -35,6 +35,8 @@ export const MAX_FILE_BYTES = 512 * 1024;
  * findings depend on the machine's load, and CI, the editor and `--concurrency` must agree.
  */
 export const MAX_LINT_BYTES = 8 * 1024 * 1024;
+/** Project base classes and re-exports followed to the library class a model extends. */
+const MAX_BASE_HOPS = 6;
 /** How many registries of imported names deep `isPlainCode` follows (a registry of registries). */
 const MAX_REGISTRY_DEPTH = 2;
 /** Re-export hops followed for one name (`export * from` chains, barrels of barrels). */
@@ -108,7 +110,7 @@ export class ModuleGraph {
   /** Per linted file: the modules its last analysis reached (used, or built on by one it used). */
   private readonly used = new Map<string, Set<string>>();
   /** Per module: what its exports are by declaration (`exportShapes`), with the stamp they were read at. */
-  private readonly shapes = new Map<string, { stamp: string; shapes: Map<string, ExportShape> }>();
+  private readonly shapes = new Map<string, { stamp: string; shapes: Map<string, ExportShape>; bases: Map<string, ImportedName> }>();
 
   /** A view for linting `file` (an absolute path), with a fresh budget. */
   viewFor(file: string, settingsKey: string, summarizer: Summarizer): ProjectView {
@@ -144,18 +146,40 @@ export class ModuleGraph {
     });
   }
 
-  /** The shape of export `name` of `file`, read off a top-level parse (no summary). */
-  private shapeOf(file: string, name: string): ExportShape | undefined {
+  /** What a top-level parse of `file` says of its exports (no summary). */
+  private topLevelOf(file: string): { shapes: Map<string, ExportShape>; bases: Map<string, ImportedName> } | undefined {
     const stamp = this.stampOf(file);
     if (!stamp || stamp.size > MAX_FILE_BYTES) return undefined;
     let known = this.shapes.get(file);
     if (!known || known.stamp !== stamp.stamp) {
       const text = this.read(file);
       const program = text === undefined || text.includes('\u0000') ? undefined : parseTopLevel(file, text);
-      known = { stamp: stamp.stamp, shapes: program ? exportShapes(program) : new Map() };
+      known = { stamp: stamp.stamp, shapes: program ? exportShapes(program) : new Map(), bases: program ? exportedClassBases(program) : new Map() };
       this.shapes.set(file, known);
     }
-    return known.shapes.get(name);
+    return known;
+  }
+
+  /** The shape of export `name` of `file`, read off a top-level parse (no summary). */
+  private shapeOf(file: string, name: string): ExportShape | undefined {
+    return this.topLevelOf(file)?.shapes.get(name);
+  }
+
+  /**
+   * The library class an exported class extends, through project base classes and barrels that
+   * export an imported name again (`Order` from '../models' is './Order', which extends
+   * `ModelWithPublicId`, which extends sequelize's `Model`): `{ source: 'sequelize', name: 'Model' }`.
+   * Read off top-level parses only.
+   */
+  libraryBaseOf(file: string, name: string, depth = 0): ImportedName | undefined {
+    if (depth > MAX_BASE_HOPS) return undefined;
+    const via = this.reexportOf(file, name);
+    if (via) return this.libraryBaseOf(via.file, via.name, depth + 1);
+    const base = this.topLevelOf(file)?.bases.get(name);
+    if (!base) return undefined;
+    if (!base.source.startsWith('.') && !path.isAbsolute(base.source)) return base;
+    const target = resolveImport(file, base.source);
+    return target && target !== file ? this.libraryBaseOf(target, base.name, depth + 1) : undefined;
   }
 
   /**
@@ -339,7 +363,7 @@ export class ModuleGraph {
     if (!sourceCode) return skipped('unparseable', hash);
     budget.bytes += text.length;
     // The export shapes read off this parse: `isPlainCode` need not parse the module again.
-    this.shapes.set(file, { stamp: stamp.stamp, shapes: exportShapes(sourceCode.ast as TSESTree.Program) });
+    this.shapes.set(file, { stamp: stamp.stamp, shapes: exportShapes(sourceCode.ast as TSESTree.Program), bases: exportedClassBases(sourceCode.ast as TSESTree.Program) });
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, depth);
     const entry: Entry = { ...base, hash, bytes: text.length, complete: false };
     budget.local.set(key, entry);
@@ -513,6 +537,12 @@ export class ProjectView {
   receiverExportOf(binding: ImportBinding): ExportSummary | undefined {
     if (this.isPlainCodeBinding(binding)) return undefined;
     return this.exportOfBinding(binding);
+  }
+
+  /** The library class an imported class extends (`libraryBaseOf`), for a value typed as that class. */
+  libraryBaseOfBinding(binding: ImportBinding): ImportedName | undefined {
+    const file = this.resolve(binding.source);
+    return file && binding.exported !== '*' ? this.graph.libraryBaseOf(file, binding.exported) : undefined;
   }
 
   /** Whether an imported binding is plainly project code by its declaration (`receiverExportOf` reads no summary for it). */
