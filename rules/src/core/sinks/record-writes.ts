@@ -128,10 +128,22 @@ function listOfElement(id: TSESTree.Identifier): TSESTree.Identifier | undefined
  */
 export function fetchedRecordModel(record: Node, receivers?: ReceiverTable, list = false): SinkModel | undefined {
   const id = unwrap(record);
+  // `user.collective.update(...)` after `User.findByPk(id, { include: [...] })`: the associated
+  // record came with the read (as `const collective = user.collective` does above).
+  if (id.type === AST_NODE_TYPES.MemberExpression && !id.computed && !list) {
+    const object = unwrap(id.object);
+    const parentRead = object.type === AST_NODE_TYPES.Identifier ? recordRead(object, false) : undefined;
+    return parentRead && readsAssociations(parentRead) ? modelOfRead(parentRead, receivers) : undefined;
+  }
   if (id.type !== AST_NODE_TYPES.Identifier) return undefined;
   const read = recordRead(id, list);
-  const owner = read && calleeObject(read);
   if (!read) return list ? undefined : typedParameterModel(id, receivers);
+  return modelOfRead(read, receivers);
+}
+
+/** The ORM behind a model read: its receiver resolved to one, a model class by its name, or a TypeORM repository by its name. */
+function modelOfRead(read: TSESTree.CallExpression, receivers?: ReceiverTable): SinkModel | undefined {
+  const owner = calleeObject(read);
   if (!owner) return undefined;
   const resolved = receivers?.sinkModelOf(owner);
   if (resolved) return resolved.records ? resolved : undefined;
