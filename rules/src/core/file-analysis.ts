@@ -305,6 +305,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const callees = project ? new ProjectCallees(project, imports) : undefined;
   if (callees) {
     receivers.importedKind = (binding) => {
+      // Project code by its declaration (a class, or a registry of classes such as `models.Order`)
+      // is no client, and no static member of another export either: no summary is read for it.
+      if (callees.view.isPlainCodeBinding(binding)) return undefined;
       const exported = callees.view.receiverExportOf(binding);
       if (exported?.kind === 'value') return exported.receiver;
       // `Redis.defaultClient` of `import Redis from './redis'`: a static member of the default-exported class.
@@ -320,6 +323,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     };
     receivers.methodCallKind = (call) => callees.summaryOf(call)?.returnsReceiver;
     receivers.fieldKind = (member) => callees.fieldReceiverOf(member);
+    receivers.libraryBaseOf = (binding) => callees.view.libraryBaseOfBinding(binding);
   }
   // A project's own method (a same-file class's instance, or a summarized one of another module).
   receivers.projectMethod = (call) => {

@@ -161,6 +161,21 @@ export async function dispatchDay(day: string) {
       errors: [recordError(12), recordError(14)],
     },
     {
+      name: 'Sequelize: a record loaded through include, written through the parent without a const of its own',
+      code: `${sequelize}class Wallet extends Model {}
+class Member extends Model {}
+export async function confirm(memberId: string) {
+  await redlock.using(['member:' + memberId], 5000, async () => {
+    const member = await Member.findByPk(memberId, { include: [{ model: Wallet, as: 'wallet' }] });
+    if (!member) return;
+    await member.wallet.update({ frozen: false });
+    const loose = await Member.findByPk(memberId);
+    await loose!.wallet.update({ frozen: true });
+  });
+}`,
+      errors: [recordError(12)],
+    },
+    {
       name: 'NestJS: a model injected with @InjectModel, typed only as the project class',
       code: `import Redlock from 'redlock';
 import { Injectable } from '@nestjs/common';

@@ -21,7 +21,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { ImportBinding } from './imports.js';
 import { clearResolutions, resolveImport } from './module-resolution.js';
-import { exportShapes, type ExportShape } from './export-shapes.js';
+import { exportedClassBases, exportShapes, type ExportShape, type ImportedName } from './export-shapes.js';
 import { packageRootOf, readContainerBindings, type ContainerBindings } from './container-bindings.js';
 import { parseProjectFile, parseTopLevel } from './project-source.js';
 import { mergeImplementations, type ExportSummary, type FunctionSummary, type ModuleSummary } from './summaries.js';
@@ -35,6 +35,10 @@ export const MAX_FILE_BYTES = 512 * 1024;
  * findings depend on the machine's load, and CI, the editor and `--concurrency` must agree.
  */
 export const MAX_LINT_BYTES = 8 * 1024 * 1024;
+/** Project base classes and re-exports followed to the library class a model extends. */
+const MAX_BASE_HOPS = 6;
+/** How many registries of imported names deep `isPlainCode` follows (a registry of registries). */
+const MAX_REGISTRY_DEPTH = 2;
 /** Re-export hops followed for one name (`export * from` chains, barrels of barrels). */
 export const MAX_REEXPORT_HOPS = 64;
 
@@ -106,7 +110,7 @@ export class ModuleGraph {
   /** Per linted file: the modules its last analysis reached (used, or built on by one it used). */
   private readonly used = new Map<string, Set<string>>();
   /** Per module: what its exports are by declaration (`exportShapes`), with the stamp they were read at. */
-  private readonly shapes = new Map<string, { stamp: string; shapes: Map<string, ExportShape> }>();
+  private readonly shapes = new Map<string, { stamp: string; shapes: Map<string, ExportShape>; bases: Map<string, ImportedName> }>();
 
   /** A view for linting `file` (an absolute path), with a fresh budget. */
   viewFor(file: string, settingsKey: string, summarizer: Summarizer): ProjectView {
@@ -130,17 +134,63 @@ export class ModuleGraph {
    * Whether export `name` of `file` is plainly project code by its declaration (a function, a
    * class, an instance of one of the module's classes), read without summarising the module.
    */
-  isPlainCode(file: string, name: string): boolean {
+  isPlainCode(file: string, name: string, depth = 0): boolean {
+    const shape = this.shapeOf(file, name);
+    if (shape === 'code') return true;
+    // A registry of imported names (`export default { Order, User }`): code when each of them is,
+    // by its own module's declaration. A package import or a name not found there says nothing.
+    if (shape === undefined || shape === 'other' || depth >= MAX_REGISTRY_DEPTH) return false;
+    return shape.codeIf.every((entry) => {
+      const target = resolveImport(file, entry.source);
+      return target !== undefined && target !== file && this.isPlainCode(target, entry.name, depth + 1);
+    });
+  }
+
+  /** What a top-level parse of `file` says of its exports (no summary). */
+  private topLevelOf(file: string): { shapes: Map<string, ExportShape>; bases: Map<string, ImportedName> } | undefined {
     const stamp = this.stampOf(file);
-    if (!stamp || stamp.size > MAX_FILE_BYTES) return false;
+    if (!stamp || stamp.size > MAX_FILE_BYTES) return undefined;
     let known = this.shapes.get(file);
     if (!known || known.stamp !== stamp.stamp) {
       const text = this.read(file);
       const program = text === undefined || text.includes('\u0000') ? undefined : parseTopLevel(file, text);
-      known = { stamp: stamp.stamp, shapes: program ? exportShapes(program) : new Map() };
+      known = { stamp: stamp.stamp, shapes: program ? exportShapes(program) : new Map(), bases: program ? exportedClassBases(program) : new Map() };
       this.shapes.set(file, known);
     }
-    return known.shapes.get(name) === 'code';
+    return known;
+  }
+
+  /** The shape of export `name` of `file`, read off a top-level parse (no summary). */
+  private shapeOf(file: string, name: string): ExportShape | undefined {
+    return this.topLevelOf(file)?.shapes.get(name);
+  }
+
+  /**
+   * The library class an exported class extends, through project base classes and barrels that
+   * export an imported name again (`Order` from '../models' is './Order', which extends
+   * `ModelWithPublicId`, which extends sequelize's `Model`): `{ source: 'sequelize', name: 'Model' }`.
+   * Read off top-level parses only.
+   */
+  libraryBaseOf(file: string, name: string, depth = 0): ImportedName | undefined {
+    if (depth > MAX_BASE_HOPS) return undefined;
+    const via = this.reexportOf(file, name);
+    if (via) return this.libraryBaseOf(via.file, via.name, depth + 1);
+    const base = this.topLevelOf(file)?.bases.get(name);
+    if (!base) return undefined;
+    if (!base.source.startsWith('.') && !path.isAbsolute(base.source)) return base;
+    const target = resolveImport(file, base.source);
+    return target && target !== file ? this.libraryBaseOf(target, base.name, depth + 1) : undefined;
+  }
+
+  /**
+   * `import Order from './Order'; export { Order }`: the module and name an export passes on
+   * unchanged, read off a top-level parse; undefined for anything the module declares itself.
+   */
+  reexportOf(file: string, name: string): { file: string; name: string } | undefined {
+    const shape = this.shapeOf(file, name);
+    const via = shape && typeof shape === 'object' ? shape.reexport : undefined;
+    const target = via && resolveImport(file, via.source);
+    return target && target !== file ? { file: target, name: via.name } : undefined;
   }
 
   /** Container bindings by package root, read once (`containerBindingsFor`). */
@@ -313,7 +363,7 @@ export class ModuleGraph {
     if (!sourceCode) return skipped('unparseable', hash);
     budget.bytes += text.length;
     // The export shapes read off this parse: `isPlainCode` need not parse the module again.
-    this.shapes.set(file, { stamp: stamp.stamp, shapes: exportShapes(sourceCode.ast as TSESTree.Program) });
+    this.shapes.set(file, { stamp: stamp.stamp, shapes: exportShapes(sourceCode.ast as TSESTree.Program), bases: exportedClassBases(sourceCode.ast as TSESTree.Program) });
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, depth);
     const entry: Entry = { ...base, hash, bytes: text.length, complete: false };
     budget.local.set(key, entry);
@@ -485,10 +535,20 @@ export class ProjectView {
    * summarised for the question.
    */
   receiverExportOf(binding: ImportBinding): ExportSummary | undefined {
-    const file = this.resolve(binding.source);
-    if (!file) return undefined;
-    if (binding.exported !== '*' && this.isPlainCode(file, binding.exported)) return undefined;
+    if (this.isPlainCodeBinding(binding)) return undefined;
     return this.exportOfBinding(binding);
+  }
+
+  /** The library class an imported class extends (`libraryBaseOf`), for a value typed as that class. */
+  libraryBaseOfBinding(binding: ImportBinding): ImportedName | undefined {
+    const file = this.resolve(binding.source);
+    return file && binding.exported !== '*' ? this.graph.libraryBaseOf(file, binding.exported) : undefined;
+  }
+
+  /** Whether an imported binding is plainly project code by its declaration (`receiverExportOf` reads no summary for it). */
+  isPlainCodeBinding(binding: ImportBinding): boolean {
+    const file = this.resolve(binding.source);
+    return file !== undefined && binding.exported !== '*' && this.isPlainCode(file, binding.exported);
   }
 
   /**
@@ -620,6 +680,15 @@ export class ProjectView {
     if (hops > MAX_REEXPORT_HOPS) {
       this.partial = true;
       return undefined;
+    }
+    // The linted file asking for a name a barrel imports and exports again (`models.Order` of a
+    // registry module): the name's own module answers. Summarising the barrel would summarise
+    // everything its top-level code calls (the registry's associations), spending the lint's
+    // bounds before the locks. Summaries (which are cached with their dependencies) still go
+    // through the barrel, so a change there invalidates them.
+    if (this.depth === 0) {
+      const via = this.graph.reexportOf(file, name);
+      if (via) return this.exportOf(via.file, via.name, hops + 1);
     }
     const entry = this.graph.entry(file, this.settingsKey, this.summarizer, this.budget, this.depth + 1);
     if (!entry) {

@@ -10,7 +10,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { bindingMatches, resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
 import { LOCAL_LOCK_PACKAGES, REDIS_CLIENT_EXPORTS, REDIS_CLIENT_PACKAGES, type LockModel } from '../models/locks.js';
-import { REDIS_CLIENT_COMMAND, sinkModel, type SinkModel } from '../models/sinks.js';
+import { REDIS_CLIENT_COMMAND, SINK_MODELS, sinkModel, type SinkModel } from '../models/sinks.js';
 import { BUILTIN_CATALOG, type Catalog } from '../models/catalog.js';
 
 export type ReceiverKind =
@@ -142,6 +142,8 @@ export class ReceiverTable {
    * class of another module): its summary, not the library a receiver's name suggests, says what it writes.
    */
   projectMethod?: (call: TSESTree.CallExpression) => boolean;
+  /** The library class a project class extends (`Model` of 'sequelize'), through the module graph. */
+  libraryBaseOf?: (binding: ImportBinding) => { source: string; name: string } | undefined;
 
   readonly models: readonly LockModel[];
 
@@ -330,6 +332,20 @@ export class ReceiverTable {
   /** The import a name (or a member of a namespace import) stands for. */
   importOf(node: Node): ImportBinding | undefined {
     return resolveImported(node, this.imports);
+  }
+
+  /**
+   * The ORM whose records a type names: `connectedAccount: ConnectedAccount` where the project's
+   * `ConnectedAccount` extends a record base of a catalogued library (Sequelize `Model`, TypeORM
+   * `BaseEntity`), directly or through the project's own base classes. Undefined for any other type.
+   */
+  recordModelOfType(annotation: TSESTree.TypeNode | undefined): SinkModel | undefined {
+    if (!this.libraryBaseOf || annotation?.type !== AST_NODE_TYPES.TSTypeReference) return undefined;
+    const binding = resolveTypeAnnotation(annotation, this.imports);
+    const base = binding && this.libraryBaseOf(binding);
+    if (!base) return undefined;
+    const pkg = base.source.startsWith('@') ? base.source.split('/').slice(0, 2).join('/') : base.source.split('/')[0];
+    return SINK_MODELS.find((m) => m.records && m.records.bases.includes(base.name) && (m.packages ?? []).includes(pkg!));
   }
 
   /** The write client a receiver is, if any. */

@@ -128,10 +128,23 @@ function listOfElement(id: TSESTree.Identifier): TSESTree.Identifier | undefined
  */
 export function fetchedRecordModel(record: Node, receivers?: ReceiverTable, list = false): SinkModel | undefined {
   const id = unwrap(record);
+  // `user.collective.update(...)` after `User.findByPk(id, { include: [...] })`: the associated
+  // record came with the read (as `const collective = user.collective` does above).
+  if (id.type === AST_NODE_TYPES.MemberExpression && !id.computed && !list) {
+    const object = unwrap(id.object);
+    const parentRead = object.type === AST_NODE_TYPES.Identifier ? recordRead(object, false) : undefined;
+    return parentRead && readsAssociations(parentRead) ? modelOfRead(parentRead, receivers) : undefined;
+  }
   if (id.type !== AST_NODE_TYPES.Identifier) return undefined;
   const read = recordRead(id, list);
-  const owner = read && calleeObject(read);
-  if (!read || !owner) return undefined;
+  if (!read) return list ? undefined : typedParameterModel(id, receivers);
+  return modelOfRead(read, receivers);
+}
+
+/** The ORM behind a model read: its receiver resolved to one, a model class by its name, or a TypeORM repository by its name. */
+function modelOfRead(read: TSESTree.CallExpression, receivers?: ReceiverTable): SinkModel | undefined {
+  const owner = calleeObject(read);
+  if (!owner) return undefined;
   const resolved = receivers?.sinkModelOf(owner);
   if (resolved) return resolved.records ? resolved : undefined;
   const path = receiverPath(owner);
@@ -141,6 +154,24 @@ export function fetchedRecordModel(record: Node, receivers?: ReceiverTable, list
   if (RECORD_MODELS.find((m) => m.id === 'typeorm')!.receiverNames!.test(last)) return byHint('typeorm');
   // A model class named as such (`User`, `models.Job`); a member of a client (`prisma.User`) is no model.
   if (/^[A-Z]/.test(last) && (path.length === 1 || unwrap(owner).type === AST_NODE_TYPES.MemberExpression && !/prisma|client|db$/i.test(path[path.length - 2] ?? ''))) return byHint('sequelize');
+  return undefined;
+}
+
+/**
+ * A parameter typed as one of the project's model classes (`connectedAccount: ConnectedAccount`,
+ * a class that extends Sequelize's `Model`): the caller hands in a record of that model, so its
+ * `update()` writes the record back as a fetched one's does. Only the nearest function declaring
+ * the name is read, and only a type the module graph traces to a library's record base.
+ */
+function typedParameterModel(id: TSESTree.Identifier, receivers: ReceiverTable | undefined): SinkModel | undefined {
+  if (!receivers?.libraryBaseOf) return undefined;
+  for (let n: Node | undefined = id.parent; n; n = n.parent) {
+    if (!isFunctionNode(n)) continue;
+    for (const param of n.params) {
+      const p = param.type === AST_NODE_TYPES.AssignmentPattern ? param.left : param;
+      if (p.type === AST_NODE_TYPES.Identifier && p.name === id.name) return receivers.recordModelOfType(p.typeAnnotation?.typeAnnotation);
+    }
+  }
   return undefined;
 }
 
