@@ -23,7 +23,7 @@ import type { ImportBinding } from './imports.js';
 import { clearResolutions, resolveImport } from './module-resolution.js';
 import { exportedClassBases, exportShapes, type ExportShape, type ImportedName } from './export-shapes.js';
 import { packageRootOf, readContainerBindings, type ContainerBindings } from './container-bindings.js';
-import { parseProjectFile, parseTopLevel } from './project-source.js';
+import { parseProjectFile, parseTopLevelTree } from './project-source.js';
 import { mergeImplementations, type ExportSummary, type FunctionSummary, type ModuleSummary } from './summaries.js';
 
 export const MAX_DEPTH = 6;
@@ -39,6 +39,9 @@ export const MAX_LINT_BYTES = 8 * 1024 * 1024;
 const MAX_BASE_HOPS = 6;
 /** How many registries of imported names deep `isPlainCode` follows (a registry of registries). */
 const MAX_REGISTRY_DEPTH = 2;
+/** Trees of top-level parses kept for a full parse of the same module (`keepTree`). */
+const MAX_KEPT_TREES = 128;
+const MAX_KEPT_BYTES = 4 * 1024 * 1024;
 /** Re-export hops followed for one name (`export * from` chains, barrels of barrels). */
 export const MAX_REEXPORT_HOPS = 64;
 
@@ -153,11 +156,39 @@ export class ModuleGraph {
     let known = this.shapes.get(file);
     if (!known || known.stamp !== stamp.stamp) {
       const text = this.read(file);
-      const program = text === undefined || text.includes('\u0000') ? undefined : parseTopLevel(file, text);
+      const parsed = text === undefined || text.includes('\u0000') ? undefined : parseTopLevelTree(file, text);
+      const program = parsed?.program;
       known = { stamp: stamp.stamp, shapes: program ? exportShapes(program) : new Map(), bases: program ? exportedClassBases(program) : new Map() };
       this.shapes.set(file, known);
+      if (parsed?.reusable && text !== undefined) this.keepTree(file, text, parsed.program);
     }
     return known;
+  }
+
+  /**
+   * oxc trees of top-level parses, by file, kept for the module's full parse: most modules are
+   * looked at for their export shapes first and summarised later in the same run. The tree is
+   * the one that parse would build, taken only for the same text and once; at most
+   * `MAX_KEPT_TREES` trees of `MAX_KEPT_BYTES` of text together are held, the oldest dropped first.
+   */
+  private readonly trees = new Map<string, { text: string; program: TSESTree.Program }>();
+  private treeBytes = 0;
+
+  private keepTree(file: string, text: string, program: TSESTree.Program): void {
+    this.takeTree(file, undefined);
+    if (text.length > MAX_KEPT_BYTES) return;
+    this.trees.set(file, { text, program });
+    this.treeBytes += text.length;
+    while (this.trees.size > MAX_KEPT_TREES || this.treeBytes > MAX_KEPT_BYTES) this.takeTree(this.trees.keys().next().value!, undefined);
+  }
+
+  /** The kept tree of `file` when it was parsed from `text` (undefined: none, or another text); forgotten either way. */
+  private takeTree(file: string, text: string | undefined): TSESTree.Program | undefined {
+    const kept = this.trees.get(file);
+    if (!kept) return undefined;
+    this.trees.delete(file);
+    this.treeBytes -= kept.text.length;
+    return kept.text === text ? kept.program : undefined;
   }
 
   /** The shape of export `name` of `file`, read off a top-level parse (no summary). */
@@ -221,6 +252,7 @@ export class ModuleGraph {
       this.entries.clear();
     }
     this.shapes.delete(file);
+    this.takeTree(file, undefined);
     for (const key of [...this.entries.keys()]) if (key.endsWith(`\u0000${file}`)) this.entries.delete(key);
     // A new or removed file can change where other imports resolve.
     clearResolutions();
@@ -237,6 +269,8 @@ export class ModuleGraph {
     this.entries.clear();
     this.bindings.clear();
     this.shapes.clear();
+    this.trees.clear();
+    this.treeBytes = 0;
     this.texts.clear();
     this.used.clear();
     clearResolutions();
@@ -359,11 +393,13 @@ export class ModuleGraph {
     // Binary or minified content is not a module we can say anything useful about.
     if (text.includes('\u0000')) return skipped('unparseable', hash);
     if (!worthReading(text)) return skipped('self-contained', hash);
-    const sourceCode = parseProjectFile(file, text);
+    const sourceCode = parseProjectFile(file, text, this.takeTree(file, text));
     if (!sourceCode) return skipped('unparseable', hash);
     budget.bytes += text.length;
     // The export shapes read off this parse: `isPlainCode` need not parse the module again.
-    this.shapes.set(file, { stamp: stamp.stamp, shapes: exportShapes(sourceCode.ast as TSESTree.Program), bases: exportedClassBases(sourceCode.ast as TSESTree.Program) });
+    if (this.shapes.get(file)?.stamp !== stamp.stamp) {
+      this.shapes.set(file, { stamp: stamp.stamp, shapes: exportShapes(sourceCode.ast as TSESTree.Program), bases: exportedClassBases(sourceCode.ast as TSESTree.Program) });
+    }
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, depth);
     const entry: Entry = { ...base, hash, bytes: text.length, complete: false };
     budget.local.set(key, entry);

@@ -105,13 +105,17 @@ function setParents(root: TSESTree.Node, visitorKeys: ParserStack['visitorKeys']
   }
 }
 
-/** An ESLint `SourceCode` for a project file's text, or undefined when it does not parse. */
-export function parseProjectFile(file: string, text: string): SourceCode | undefined {
+/**
+ * An ESLint `SourceCode` for a project file's text, or undefined when it does not parse.
+ * `tree`: oxc's tree of this same text from `parseTopLevelTree` (`reusable`), which the module
+ * graph keeps when it looked at the exports first: the file is then not parsed a second time.
+ */
+export function parseProjectFile(file: string, text: string, tree?: TSESTree.Program): SourceCode | undefined {
   const parser = parserStack();
   if (!parser) return undefined;
   try {
     const script = /\.c[jt]s$/i.test(file);
-    const ast = fastTree(parser, file, text, script) ?? parser.parse(text, {
+    const ast = tree ?? fastTree(parser, file, text, script) ?? parser.parse(text, {
       filePath: file,
       jsx: /\.[jt]sx$/i.test(file) || /\.m?js$/i.test(file),
       range: true,
@@ -132,14 +136,21 @@ export function parseProjectFile(file: string, text: string): SourceCode | undef
 
 /**
  * The tree of a project file without scopes (a cheap look at its exports): oxc's where it can
- * (the same tree, in a fraction of the time), else typescript-estree's without tokens or locations.
+ * (`reusable`: the very tree `parseProjectFile` would build), else typescript-estree's.
  */
-export function parseTopLevel(file: string, text: string): TSESTree.Program | undefined {
+export function parseTopLevelTree(file: string, text: string): { program: TSESTree.Program; reusable: boolean } | undefined {
   const parser = parserStack();
   if (!parser) return undefined;
   try {
-    return fastTree(parser, file, text, /\.c[jt]s$/i.test(file)) ?? parser.parse(text, { filePath: file, jsx: /\.[jt]sx$/i.test(file) || /\.m?js$/i.test(file), errorOnUnknownASTType: false, suppressDeprecatedPropertyWarnings: true });
+    const fast = fastTree(parser, file, text, /\.c[jt]s$/i.test(file));
+    if (fast) return { program: fast, reusable: true };
+    return { program: parser.parse(text, { filePath: file, jsx: /\.[jt]sx$/i.test(file) || /\.m?js$/i.test(file), errorOnUnknownASTType: false, suppressDeprecatedPropertyWarnings: true }), reusable: false };
   } catch {
     return undefined;
   }
+}
+
+/** The tree of a project file without scopes (`parseTopLevelTree`). */
+export function parseTopLevel(file: string, text: string): TSESTree.Program | undefined {
+  return parseTopLevelTree(file, text)?.program;
 }
