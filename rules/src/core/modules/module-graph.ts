@@ -120,6 +120,7 @@ export class ModuleGraph {
     const budget: LintBudget = { id: nextBudgetId++, reached: new Set<string>(), bytes: 0, local: new Map() };
     const view = new ProjectView(this, file, settingsKey, summarizer, budget, 0);
     this.used.set(file, budget.reached);
+    this.stamps.clear();
     return view;
   }
 
@@ -252,6 +253,7 @@ export class ModuleGraph {
       this.entries.clear();
     }
     this.shapes.delete(file);
+    this.stamps.delete(file);
     this.takeTree(file, undefined);
     for (const key of [...this.entries.keys()]) if (key.endsWith(`\u0000${file}`)) this.entries.delete(key);
     // A new or removed file can change where other imports resolve.
@@ -260,6 +262,7 @@ export class ModuleGraph {
 
   /** The text of an open, unsaved document: used instead of the file on disk until cleared with undefined. */
   setFileText(file: string, text: string | undefined): void {
+    this.stamps.delete(file);
     if (text === undefined) this.overlays.delete(file);
     else this.overlays.set(file, text);
   }
@@ -271,13 +274,31 @@ export class ModuleGraph {
     this.shapes.clear();
     this.trees.clear();
     this.treeBytes = 0;
+    this.stamps.clear();
     this.texts.clear();
     this.used.clear();
     clearResolutions();
   }
 
-  /** Content stamp of a file: cheap (mtime and size) on disk, the hash for an overlay. */
+  /**
+   * Stamps read since the lint of one file began (`viewFor`): that lint asks about the same
+   * modules for every imported call, and a module is stat'ed once per lint, as a summary is
+   * checked once (`checkedIn`). Null: not a readable file.
+   */
+  private readonly stamps = new Map<string, { stamp: string; size: number } | null>();
+
+  /** Content stamp of a file (`readStamp`), read once per lint of a file. */
   private stampOf(file: string): { stamp: string; size: number } | undefined {
+    let known = this.stamps.get(file);
+    if (known === undefined) {
+      known = this.readStamp(file) ?? null;
+      this.stamps.set(file, known);
+    }
+    return known ?? undefined;
+  }
+
+  /** Content stamp of a file: cheap (mtime and size) on disk, the hash for an overlay. */
+  private readStamp(file: string): { stamp: string; size: number } | undefined {
     const overlay = this.overlays.get(file);
     if (overlay !== undefined) return { stamp: `overlay:${hashText(overlay)}`, size: overlay.length };
     try {
