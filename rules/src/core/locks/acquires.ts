@@ -405,7 +405,9 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     // Only a method named like an acquire is worth asking the module graph what a receiver is.
     const lockish = lockMethodNames(input.receivers.models).has(method) || WITH_LOCK_FUNCTION.test(method) || CUSTOM_CALLBACK_ACQUIRE.test(method) || CUSTOM_AUTHORITY_ACQUIRE.test(method);
     const kind = lockish ? input.receivers.kindOf(object) : input.receivers.knownKindOf(object);
-    if (kind?.type === 'local' || kind?.type === 'knex') return undefined;
+    if (kind?.type === 'local') return undefined;
+    // knex takes no lock of its own, but SQL text it sends (`db.raw('UPDATE job_leases SET holder = ?')`) may claim a lease row.
+    if (kind?.type === 'knex') return leaseTableClaim(head);
     if (!kind && input.isInProcessLock?.(object)) return undefined;
     if (kind?.type === 'authority') {
       const { model } = kind;
@@ -439,8 +441,8 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     if (kind?.type === 'redis') return undefined;
   }
 
-  const leaseTable = head ? LEASE_TABLE_WRITE.exec(head) : null;
-  if (leaseTable) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable[1].toLowerCase() };
+  const leaseTable = leaseTableClaim(head);
+  if (leaseTable) return leaseTable;
   // The same, through knex or a document API: `db('job_leases').update({ owner: me, ... })`.
   const leaseRow = leaseRowTaken(call, input.receivers);
   if (leaseRow) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseRow.toLowerCase() };
@@ -467,6 +469,12 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   }
   if (CUSTOM_AUTHORITY_ACQUIRE.test(method)) return { library: 'custom', advice: CUSTOM_ADVICE, custom: true };
   return undefined;
+}
+
+/** SQL text that writes a row of a lease table (`UPDATE job_leases SET holder = ...`): it takes the lease. */
+function leaseTableClaim(head: string | undefined): Candidate | undefined {
+  const leaseTable = head ? LEASE_TABLE_WRITE.exec(head) : null;
+  return leaseTable ? { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable[1].toLowerCase() } : undefined;
 }
 
 /**
