@@ -8,6 +8,7 @@ import {
   afterExit,
   calleeName,
   calleeObject,
+  constInitializer,
   contains,
   enclosingFunction,
   isFunctionNode,
@@ -351,6 +352,39 @@ function libraryAcquireFunction(call: TSESTree.CallExpression, input: AcquireFin
   return undefined;
 }
 
+/**
+ * A call of a const bound to a lock model's acquire method made promise-returning by Node's
+ * `promisify` (`const acquireLock = promisify(lockClient.acquireLock.bind(lockClient))`, also
+ * `util.promisify(x.m).bind(x)`): it resolves to the handle the callback would have been given.
+ */
+function promisifiedAcquire(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier || !input.sourceCode) return undefined;
+  let n: Node | undefined = constInitializer(callee, input.sourceCode);
+  let promisified = false;
+  for (let i = 0; i < 4 && n; i++) {
+    const u: Node = unwrap(n);
+    if (u.type !== AST_NODE_TYPES.CallExpression) {
+      n = u;
+      break;
+    }
+    const name = calleeName(u);
+    if (name === 'promisify') {
+      promisified = true;
+      n = u.arguments[0];
+    } else if (name === 'bind') n = calleeObject(u);
+    else return undefined;
+  }
+  const member = n && unwrap(n);
+  if (!promisified || member?.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(member);
+  const kind = method ? input.receivers.kindOf(member.object) : undefined;
+  if (kind?.type !== 'authority') return undefined;
+  const { model } = kind;
+  const acquires = model.acquire.includes(method!) || model.acquireWithCallback.some((c) => c.method === method);
+  return acquires ? { library: model.id, advice: model.tokenAdvice, model } : undefined;
+}
+
 /** A literal (`'1'`, `1`, `true`) or a template without expressions. */
 function isConstantValue(node: Node): boolean {
   const n = unwrap(node);
@@ -391,7 +425,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   }
 
   // A library function that takes the lock itself: `const release = await lock(redis, key)`.
-  const fnAcquire = libraryAcquireFunction(call, input);
+  const fnAcquire = libraryAcquireFunction(call, input) ?? promisifiedAcquire(call, input);
   if (fnAcquire) return fnAcquire;
   // `@Redlock(['k'], 5000) async save() {...}`: the method runs under the lock.
   if (call.parent?.type === AST_NODE_TYPES.Decorator) return lockDecorator(call, input);
