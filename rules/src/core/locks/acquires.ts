@@ -28,6 +28,7 @@ import {
   LOCK_KEY_NAME,
   LOCK_RECEIVER_NAME,
   REDIS_SET_NX_ADVICE,
+  ETCD_CLAIM_ADVICE,
   WITH_LOCK_FUNCTION,
   LEASE_TABLE_ADVICE,
   LEASE_TABLE_WRITE,
@@ -40,6 +41,7 @@ import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 import { keyArgument } from '../modules/param-sources.js';
 import { isLockNamedKey, keyText, readCheckedSet, readSetNx, replyDiscarded, setNxPurpose } from './redis-locks.js';
 import { leaseRowTaken } from './lease-rows.js';
+import { etcdClaimKey } from './etcd-claims.js';
 import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, fileLabel, shorten } from '../message-text.js';
 import { handedOverSections } from './handed-over.js';
@@ -459,6 +461,9 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
       if (cbSpec) return { library: model.id, advice: model.tokenAdvice, model, callback: callbackArgument(call, cbSpec) };
       return passedCallback(model.objectAcquireWithCallback, method, call, input, { library: model.id, advice: model.tokenAdvice, model });
     }
+    // etcd: a key put under a lease only while it does not exist yet, in one transaction.
+    const etcdKey = method === 'commit' ? etcdClaimKey(call, input.receivers, input.sourceText) : undefined;
+    if (etcdKey) return { library: 'etcd-claim', advice: ETCD_CLAIM_ADVICE, lockKeyText: input.sourceText(etcdKey), keyNode: etcdKey };
     // SET NX is a lock whatever the client, unless it only marks something once (see `setNxPurpose`).
     if (isRedisSetNx(call)) {
       const site = input.sourceCode ? readSetNx(call) : undefined;
@@ -605,6 +610,10 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
     const ownKey = site.origin === undefined;
     if (ownKey && site.library === 'sql-lease-table') {
       isRelease = leaseRowDelete(sqlHead(call), site.lockKeyText);
+    } else if (ownKey && site.library === 'etcd-claim') {
+      // Revoking the lease frees the key (the right release); deleting the key frees it too, by name.
+      const builder = object && unwrap(object);
+      isRelease = method === 'revoke' || (method === 'key' && builder?.type === AST_NODE_TYPES.CallExpression && calleeName(builder) === 'delete' && !!call.arguments[0] && input.sourceText(call.arguments[0]) === site.lockKeyText);
     } else if (ownKey && (site.library === 'redis-set-nx' || site.library === 'redis-get-set')) {
       const first = call.arguments[0];
       isRelease =
