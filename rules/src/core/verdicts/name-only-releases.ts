@@ -8,7 +8,7 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { AcquireSite } from '../locks/acquires.js';
-import { calleeName, calleeObject, constInitializer, contains, enclosingFunction, mayBeEmpty, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constInitializer, contains, enclosingFunction, mayBeEmpty, memberName, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import type { FileAnalysis } from '../file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions } from './guards.js';
 import { readKnexWrite } from '../sinks/knex-writes.js';
@@ -658,8 +658,23 @@ function leasedKeys(analysis: FileAnalysis, sourceCode: SourceCode): Set<string>
     const o = unwrap(object);
     const init = o.type === AST_NODE_TYPES.Identifier ? constInitializer(o, sourceCode) : o;
     if (init && unwrap(init).type === AST_NODE_TYPES.CallExpression && calleeName(unwrap(init) as TSESTree.CallExpression) === 'lease') keys.add(keyText(call.arguments[0], sourceCode));
+    // `client.put(key).value(v).lease(leaseId)`: the same key, attached to a lease by id.
+    else if (putChainLeased(call)) keys.add(keyText(call.arguments[0], sourceCode));
   }
   return keys;
+}
+
+/** Whether a `put(key)` builder is given a lease further along its chain (`.value(v).lease(id)`). */
+function putChainLeased(put: TSESTree.CallExpression): boolean {
+  let current: Node = put;
+  for (let i = 0; i < 6; i++) {
+    const parent: Node | undefined = current.parent;
+    if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== current || parent.parent?.type !== AST_NODE_TYPES.CallExpression) return false;
+    const link: TSESTree.CallExpression = parent.parent;
+    if (memberName(parent) === 'lease' && link.arguments.length === 1) return true;
+    current = link;
+  }
+  return false;
 }
 
 /**
