@@ -118,6 +118,8 @@ function isNxFlag(node: Node): boolean {
       const literal = p.value.type === AST_NODE_TYPES.Literal ? p.value.value : undefined;
       // A key-value store's own set-if-absent: `{ canOverride: false }`, `{ overwrite: false }`, `{ ifNotExists: true }`.
       if (NO_OVERWRITE_OPTION.test(name)) return literal === false;
+      // node-redis v5: `{ condition: 'NX', expiration: { type: 'PX', value } }`.
+      if (name === 'condition') return typeof literal === 'string' && literal.toUpperCase() === 'NX';
       return (/^nx$/i.test(name) && literal !== false) || (IF_ABSENT_OPTION.test(name) && literal === true);
     });
   }
@@ -125,7 +127,7 @@ function isNxFlag(node: Node): boolean {
   return false;
 }
 
-/** `redis.set(key, id, 'PX', ttl, 'NX')`, `client.set(key, id, { NX: true, PX })`, `setnx`, `call('SET', ..., 'NX')`. */
+/** `redis.set(key, id, 'PX', ttl, 'NX')`, `client.set(key, id, { NX: true, PX })` (v5: `{ condition: 'NX' }`), `setnx`, `call('SET', ..., 'NX')`. */
 export function isRedisSetNx(call: TSESTree.CallExpression): boolean {
   const method = calleeName(call);
   if (!method) return false;
