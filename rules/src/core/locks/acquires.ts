@@ -8,6 +8,7 @@ import {
   afterExit,
   calleeName,
   calleeObject,
+  constInitializer,
   contains,
   enclosingFunction,
   isFunctionNode,
@@ -27,6 +28,7 @@ import {
   LOCK_KEY_NAME,
   LOCK_RECEIVER_NAME,
   REDIS_SET_NX_ADVICE,
+  ETCD_CLAIM_ADVICE,
   WITH_LOCK_FUNCTION,
   LEASE_TABLE_ADVICE,
   LEASE_TABLE_WRITE,
@@ -39,6 +41,7 @@ import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 import { keyArgument } from '../modules/param-sources.js';
 import { isLockNamedKey, keyText, readCheckedSet, readSetNx, replyDiscarded, setNxPurpose } from './redis-locks.js';
 import { leaseRowTaken } from './lease-rows.js';
+import { etcdClaimKey } from './etcd-claims.js';
 import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, fileLabel, shorten } from '../message-text.js';
 import { handedOverSections } from './handed-over.js';
@@ -115,6 +118,8 @@ function isNxFlag(node: Node): boolean {
       const literal = p.value.type === AST_NODE_TYPES.Literal ? p.value.value : undefined;
       // A key-value store's own set-if-absent: `{ canOverride: false }`, `{ overwrite: false }`, `{ ifNotExists: true }`.
       if (NO_OVERWRITE_OPTION.test(name)) return literal === false;
+      // node-redis v5: `{ condition: 'NX', expiration: { type: 'PX', value } }`.
+      if (name === 'condition') return typeof literal === 'string' && literal.toUpperCase() === 'NX';
       return (/^nx$/i.test(name) && literal !== false) || (IF_ABSENT_OPTION.test(name) && literal === true);
     });
   }
@@ -122,7 +127,7 @@ function isNxFlag(node: Node): boolean {
   return false;
 }
 
-/** `redis.set(key, id, 'PX', ttl, 'NX')`, `client.set(key, id, { NX: true, PX })`, `setnx`, `call('SET', ..., 'NX')`. */
+/** `redis.set(key, id, 'PX', ttl, 'NX')`, `client.set(key, id, { NX: true, PX })` (v5: `{ condition: 'NX' }`), `setnx`, `call('SET', ..., 'NX')`. */
 export function isRedisSetNx(call: TSESTree.CallExpression): boolean {
   const method = calleeName(call);
   if (!method) return false;
@@ -351,6 +356,39 @@ function libraryAcquireFunction(call: TSESTree.CallExpression, input: AcquireFin
   return undefined;
 }
 
+/**
+ * A call of a const bound to a lock model's acquire method made promise-returning by Node's
+ * `promisify` (`const acquireLock = promisify(lockClient.acquireLock.bind(lockClient))`, also
+ * `util.promisify(x.m).bind(x)`): it resolves to the handle the callback would have been given.
+ */
+function promisifiedAcquire(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier || !input.sourceCode) return undefined;
+  let n: Node | undefined = constInitializer(callee, input.sourceCode);
+  let promisified = false;
+  for (let i = 0; i < 4 && n; i++) {
+    const u: Node = unwrap(n);
+    if (u.type !== AST_NODE_TYPES.CallExpression) {
+      n = u;
+      break;
+    }
+    const name = calleeName(u);
+    if (name === 'promisify') {
+      promisified = true;
+      n = u.arguments[0];
+    } else if (name === 'bind') n = calleeObject(u);
+    else return undefined;
+  }
+  const member = n && unwrap(n);
+  if (!promisified || member?.type !== AST_NODE_TYPES.MemberExpression) return undefined;
+  const method = memberName(member);
+  const kind = method ? input.receivers.kindOf(member.object) : undefined;
+  if (kind?.type !== 'authority') return undefined;
+  const { model } = kind;
+  const acquires = model.acquire.includes(method!) || model.acquireWithCallback.some((c) => c.method === method);
+  return acquires ? { library: model.id, advice: model.tokenAdvice, model } : undefined;
+}
+
 /** A literal (`'1'`, `1`, `true`) or a template without expressions. */
 function isConstantValue(node: Node): boolean {
   const n = unwrap(node);
@@ -391,7 +429,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   }
 
   // A library function that takes the lock itself: `const release = await lock(redis, key)`.
-  const fnAcquire = libraryAcquireFunction(call, input);
+  const fnAcquire = libraryAcquireFunction(call, input) ?? promisifiedAcquire(call, input);
   if (fnAcquire) return fnAcquire;
   // `@Redlock(['k'], 5000) async save() {...}`: the method runs under the lock.
   if (call.parent?.type === AST_NODE_TYPES.Decorator) return lockDecorator(call, input);
@@ -405,7 +443,9 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     // Only a method named like an acquire is worth asking the module graph what a receiver is.
     const lockish = lockMethodNames(input.receivers.models).has(method) || WITH_LOCK_FUNCTION.test(method) || CUSTOM_CALLBACK_ACQUIRE.test(method) || CUSTOM_AUTHORITY_ACQUIRE.test(method);
     const kind = lockish ? input.receivers.kindOf(object) : input.receivers.knownKindOf(object);
-    if (kind?.type === 'local' || kind?.type === 'knex') return undefined;
+    if (kind?.type === 'local') return undefined;
+    // knex takes no lock of its own, but SQL text it sends (`db.raw('UPDATE job_leases SET holder = ?')`) may claim a lease row.
+    if (kind?.type === 'knex') return leaseTableClaim(head);
     if (!kind && input.isInProcessLock?.(object)) return undefined;
     if (kind?.type === 'authority') {
       const { model } = kind;
@@ -423,6 +463,9 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
       if (cbSpec) return { library: model.id, advice: model.tokenAdvice, model, callback: callbackArgument(call, cbSpec) };
       return passedCallback(model.objectAcquireWithCallback, method, call, input, { library: model.id, advice: model.tokenAdvice, model });
     }
+    // etcd: a key put under a lease only while it does not exist yet, in one transaction.
+    const etcdKey = method === 'commit' ? etcdClaimKey(call, input.receivers, input.sourceText) : undefined;
+    if (etcdKey) return { library: 'etcd-claim', advice: ETCD_CLAIM_ADVICE, lockKeyText: input.sourceText(etcdKey), keyNode: etcdKey };
     // SET NX is a lock whatever the client, unless it only marks something once (see `setNxPurpose`).
     if (isRedisSetNx(call)) {
       const site = input.sourceCode ? readSetNx(call) : undefined;
@@ -439,8 +482,8 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     if (kind?.type === 'redis') return undefined;
   }
 
-  const leaseTable = head ? LEASE_TABLE_WRITE.exec(head) : null;
-  if (leaseTable) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable[1].toLowerCase() };
+  const leaseTable = leaseTableClaim(head);
+  if (leaseTable) return leaseTable;
   // The same, through knex or a document API: `db('job_leases').update({ owner: me, ... })`.
   const leaseRow = leaseRowTaken(call, input.receivers);
   if (leaseRow) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseRow.toLowerCase() };
@@ -467,6 +510,12 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   }
   if (CUSTOM_AUTHORITY_ACQUIRE.test(method)) return { library: 'custom', advice: CUSTOM_ADVICE, custom: true };
   return undefined;
+}
+
+/** SQL text that writes a row of a lease table (`UPDATE job_leases SET holder = ...`): it takes the lease. */
+function leaseTableClaim(head: string | undefined): Candidate | undefined {
+  const leaseTable = head ? LEASE_TABLE_WRITE.exec(head) : null;
+  return leaseTable ? { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable[1].toLowerCase() } : undefined;
 }
 
 /**
@@ -563,6 +612,10 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
     const ownKey = site.origin === undefined;
     if (ownKey && site.library === 'sql-lease-table') {
       isRelease = leaseRowDelete(sqlHead(call), site.lockKeyText);
+    } else if (ownKey && site.library === 'etcd-claim') {
+      // Revoking the lease frees the key (the right release); deleting the key frees it too, by name.
+      const builder = object && unwrap(object);
+      isRelease = method === 'revoke' || (method === 'key' && builder?.type === AST_NODE_TYPES.CallExpression && calleeName(builder) === 'delete' && !!call.arguments[0] && input.sourceText(call.arguments[0]) === site.lockKeyText);
     } else if (ownKey && (site.library === 'redis-set-nx' || site.library === 'redis-get-set')) {
       const first = call.arguments[0];
       isRelease =

@@ -40,10 +40,16 @@ function collectionOf(call: TSESTree.CallExpression, receivers: ReceiverTable): 
   if (o.type === AST_NODE_TYPES.CallExpression && calleeName(o) === 'collection' && o.arguments[0]) return staticString(o.arguments[0]);
   const kind = receivers.kindOf(o);
   if (kind?.type !== 'client' || kind.model.id !== 'mongodb') return undefined;
-  // A collection held in a variable or field is named by it (`const locks = db.collection('locks')`).
-  if (o.type === AST_NODE_TYPES.Identifier) return o.name;
-  if (o.type === AST_NODE_TYPES.MemberExpression) return propertyName(o);
+  // A collection held in a variable or field is named by it (`const locks = db.collection('locks')`),
+  // a Mongoose model by its class-like name (`Lock`, `JobLease`), read as a table name.
+  if (o.type === AST_NODE_TYPES.Identifier) return snakeName(o.name);
+  if (o.type === AST_NODE_TYPES.MemberExpression) return snakeName(propertyName(o));
   return undefined;
+}
+
+/** `JobLease` -> `job_lease`, `locks` -> `locks`: the name as the lock-table patterns read it. */
+function snakeName(name: string | undefined): string | undefined {
+  return name?.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 }
 
 function propertyName(member: TSESTree.MemberExpression): string | undefined {

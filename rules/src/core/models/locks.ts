@@ -233,6 +233,9 @@ export const REDIS_CLIENT_PACKAGES = ['ioredis', 'redis', '@redis/client', 'iova
 export const REDIS_CLIENT_EXPORTS = ['default', 'Redis', 'Cluster', 'createClient', 'createCluster', 'RedisClient', 'kv'];
 export const REDIS_SET_NX_ADVICE = `a Redis key set with NX carries no fence token: ${DURABLE_COUNTER}`;
 
+/** An etcd key claimed in a create-if-absent transaction under a lease (see `locks/etcd-claims.ts`). */
+export const ETCD_CLAIM_ADVICE = `the transaction's response carries the claim's revision (\`header.revision\`), which only grows: compare and store it, or ${DURABLE_COUNTER}`;
+
 export const ADVISORY_LOCK_FUNCTIONS = ['pg_advisory_lock', 'pg_try_advisory_lock', 'pg_advisory_xact_lock', 'pg_try_advisory_xact_lock'];
 export const ADVISORY_UNLOCK_FUNCTIONS = ['pg_advisory_unlock', 'pg_advisory_unlock_all'];
 /** A lease kept as a row: `INSERT INTO locks ...` / `UPDATE job_leases SET owner = ...` takes it, `DELETE` ends it. */

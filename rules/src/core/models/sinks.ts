@@ -188,6 +188,11 @@ export interface RelativeChanges {
    * Kysely's expression builder `(eb) => eb('n', '-', d)`, also in `.set((eb) => ({ ... }))`.
    */
   sqlValues?: { arrow?: boolean; calls?: readonly string[]; tags?: readonly string[]; builder?: boolean };
+  /**
+   * An update expression in the input object's property of this name (DynamoDB `UpdateExpression`)
+   * whose every action steps its own attribute: `ADD n :d`, `SET n = n + :d`, `SET n = if_not_exists(n, :z) - :d`.
+   */
+  updateExpression?: string;
 }
 
 /**
@@ -590,6 +595,7 @@ export const SINK_MODELS: readonly SinkModel[] = [
       { method: 'deleteItem', kind: 'delete', filter: { arg: 0 } },
     ],
     result: DYNAMO_REFUSED,
+    relative: { updateExpression: 'UpdateExpression' },
     fence: { compare: 'ConditionExpression: \'{column} < :token\'', store: 'SET {column} = :token' },
   },
   // --- Key-value stores, HTTP, object storage -------------------------------------------

@@ -8,7 +8,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, constObjectBefore, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
-import { setOnceObjectClaim } from './set-once-claims.js';
+import { dynamoSetOnceClaim, setOnceObjectClaim } from './set-once-claims.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
@@ -645,9 +645,9 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
   }
   if (write.api === 'dynamodb') {
     const found = dynamoCompares(write, options);
-    return found
-      ? { tokenCompared: true, tokenStored: found.stored, column: found.key, value: found.value, ordered: found.ordered, expressionAttribute: found.rawAttr, placeholder: found.placeholder }
-      : { tokenCompared: false, tokenStored: false };
+    if (found) return { tokenCompared: true, tokenStored: found.stored, column: found.key, value: found.value, ordered: found.ordered, expressionAttribute: found.rawAttr, placeholder: found.placeholder };
+    // Created (or filled) only while absent: the first writer wins and a late one is refused.
+    return dynamoSetOnceClaim(write.filter, write.kind) ? { tokenCompared: true, tokenStored: true, setOnce: true } : { tokenCompared: false, tokenStored: false };
   }
   const found = write.links.length > 0 ? chainComparesToken(write, options) : filterComparesToken(write, write.filter, options);
   if (!found) {

@@ -2,7 +2,8 @@
  * Updates that only step values relative to what is stored, as a counter is changed: MongoDB
  * `{ $inc: { credits: -n } }`, Prisma `{ credits: { decrement: n } }`, SQL `SET points = points - $1`,
  * TypeORM `.set({ points: () => 'points - :n' })`, knex `{ points: db.raw('points - ?', [n]) }`,
- * Drizzle `{ points: sql\`${users.points} - ${n}\` }`, Kysely `{ points: (eb) => eb('points', '-', n) }`.
+ * Drizzle `{ points: sql\`${users.points} - ${n}\` }`, Kysely `{ points: (eb) => eb('points', '-', n) }`,
+ * DynamoDB `UpdateExpression: 'ADD points :n'` (or `SET points = points - :n`).
  * Applied late, such an update is applied once and overwrites no value a newer holder wrote, so it
  * is no late write. Every assignment must be one: beside an absolute one (`$set`, `status = 'x'`)
  * the update overwrites. The library forms are the catalog's (`RelativeChanges` in `models/sinks.ts`).
@@ -12,7 +13,7 @@
  * none is left out (see `readWriteAt` in `file-analysis.ts`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, constObjectBefore, objectArgument, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constObjectBefore, objectArgument, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
 import { sinkWrite, type RelativeChanges } from '../models/sinks.js';
 import { analyzeSql } from '../sql/index.js';
 import type { SqlStatementInfo } from '../sql/types.js';
@@ -33,6 +34,10 @@ export function onlyRelativeObjectWrite(write: ObjectWrite): boolean {
   const relative = write.model.relative;
   if (!relative || (write.kind !== 'update' && write.kind !== 'upsert') || write.record) return false;
   if (relative.operators) return onlyRelativeOperators(updateDocument(write), relative);
+  if (relative.updateExpression) {
+    const expression = propertyValue(write.filter, relative.updateExpression);
+    return write.kind === 'update' && !!expression && onlyRelativeUpdateExpression(staticString(expression));
+  }
   const callback = write.values ? undefined : setCallback(write);
   return onlyRelativeValues(write.values ?? callback?.values, relative, { table: updatedTable(write), builder: callback?.builder });
 }
@@ -65,6 +70,51 @@ function onlyRelativeOperators(update: TSESTree.ObjectExpression | undefined, re
     else if (!relative.besideOperators?.includes(key)) return false;
   }
   return steps;
+}
+
+const EXPRESSION_CLAUSE = /\b(SET|ADD|REMOVE|DELETE)\b/gi;
+
+/** Actions of one clause, split at the commas outside parentheses (`if_not_exists(n, :z) + :d` stays one). */
+function expressionActions(clause: string): string[] {
+  const actions: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < clause.length; i++) {
+    const ch = clause[i];
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === ',' && depth === 0) {
+      actions.push(clause.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  actions.push(clause.slice(start).trim());
+  return actions.filter((a) => a.length > 0);
+}
+
+/** `n = n + :d`, `n = :d + n`, `n = if_not_exists(n, :z) - :d`: the attribute set from itself plus or minus a value. */
+function stepsItselfInExpression(action: string): boolean {
+  const m = /^([#\w.]+)\s*=\s*(.+)$/.exec(action);
+  if (!m) return false;
+  const [, path, value] = m;
+  const own = path.replace(/[.#]/g, '\\$&');
+  const self = `(?:${own}|if_not_exists\\s*\\(\\s*${own}\\s*,\\s*:\\w+\\s*\\))`;
+  return new RegExp(`^${self}\\s*[-+]\\s*:\\w+$|^:\\w+\\s*\\+\\s*${self}$`).test(value.trim());
+}
+
+/** A DynamoDB update expression made only of steps: every `ADD` action, and `SET` actions that step their own attribute. */
+function onlyRelativeUpdateExpression(text: string | undefined): boolean {
+  if (!text) return false;
+  const marks = [...text.matchAll(EXPRESSION_CLAUSE)];
+  if (marks.length === 0 || text.slice(0, marks[0].index).trim() !== '') return false;
+  return marks.every((mark, i) => {
+    const clause = text.slice(mark.index! + mark[0].length, marks[i + 1]?.index ?? text.length);
+    const actions = expressionActions(clause);
+    const verb = mark[1].toUpperCase();
+    if (actions.length === 0) return false;
+    if (verb === 'ADD') return true;
+    return verb === 'SET' && actions.every(stepsItselfInExpression);
+  });
 }
 
 /** What a value's SQL may name besides parameters: the updated table's variable (Drizzle), the set callback's builder (Kysely). */

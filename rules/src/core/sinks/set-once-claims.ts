@@ -7,7 +7,7 @@
  * is no such claim.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, mayBeEmpty, memberName, propertyKeyName, propertyValue, unwrap, type Node } from '../ast.js';
+import { calleeName, mayBeEmpty, memberName, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
 import type { SqlComparison, SqlStatementInfo } from '../sql/types.js';
 import { bareColumn, sameColumn } from './fence-judgement.js';
 
@@ -65,4 +65,32 @@ export function setOnceObjectClaim(filter: TSESTree.ObjectExpression | undefined
     if (stored && !mayBeEmpty(stored)) return field;
   }
   return undefined;
+}
+
+/**
+ * DynamoDB: a condition that lets the write through only while an attribute it stores is absent
+ * (`ConditionExpression: 'attribute_not_exists(eventId)'`, alone or joined by `AND`): a put that
+ * creates the item once, or an update that fills the attribute once. The attribute must be in the
+ * put's `Item` (or set by the update's `SET`), so the first write makes every later one fail.
+ */
+export function dynamoSetOnceClaim(input: TSESTree.ObjectExpression | undefined, kind: string): string | undefined {
+  const condition = text(propertyValue(input, 'ConditionExpression'));
+  if (!condition || /\b(?:OR|NOT)\b/i.test(condition)) return undefined;
+  const names = propertyValue(input, 'ExpressionAttributeNames');
+  const namesObject = names && unwrap(names).type === AST_NODE_TYPES.ObjectExpression ? (unwrap(names) as TSESTree.ObjectExpression) : undefined;
+  const item = propertyValue(input, 'Item');
+  const itemObject = item && unwrap(item).type === AST_NODE_TYPES.ObjectExpression ? (unwrap(item) as TSESTree.ObjectExpression) : undefined;
+  const update = text(propertyValue(input, 'UpdateExpression'));
+  for (const m of condition.matchAll(/\battribute_not_exists\s*\(\s*([#\w]+)\s*\)/gi)) {
+    const raw = m[1];
+    const attr = raw.startsWith('#') ? text(propertyValue(namesObject, raw)) : raw;
+    if (!attr) continue;
+    if (kind === 'replace' && itemObject?.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === attr && !mayBeEmpty(p.value as Node))) return attr;
+    if (kind === 'update' && update && new RegExp(`\\bSET\\b[^]*?(?:^|[\\s,])${raw.replace('#', '\\#')}\\s*=`, 'i').test(update)) return attr;
+  }
+  return undefined;
+}
+
+function text(node: Node | undefined): string | undefined {
+  return node ? staticString(node) : undefined;
 }

@@ -8,7 +8,7 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import type { AcquireSite } from '../locks/acquires.js';
-import { calleeName, calleeObject, constInitializer, contains, enclosingFunction, mayBeEmpty, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constInitializer, contains, enclosingFunction, mayBeEmpty, memberName, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import type { FileAnalysis } from '../file-analysis.js';
 import { comparisonsOfValue, guardsOf, inRegions } from './guards.js';
 import { readKnexWrite } from '../sinks/knex-writes.js';
@@ -542,6 +542,19 @@ function transactItems(call: TSESTree.CallExpression): Array<{ kind: string; inp
   return out;
 }
 
+/** The field a knex `update({...})` empties to give a lock row up, as `releasesRow` reads SQL: the holder or expiry set to null, a held flag cleared. */
+function knexClearedHolder(values: TSESTree.ObjectExpression | undefined): string | undefined {
+  for (const p of values?.properties ?? []) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const column = propertyKeyName(p) ?? '';
+    const v = unwrap(p.value as Node);
+    if (v.type !== AST_NODE_TYPES.Literal) continue;
+    if ((LOCK_HOLDER_COLUMN.test(column) || LOCK_EXPIRY_COLUMN.test(column)) && v.value === null) return column;
+    if (HELD_FLAG.test(column) && (v.value === false || v.value === 0)) return column;
+  }
+  return undefined;
+}
+
 /** Columns a knex chain filters on: `.where({ name })`, `.where('name', name)`; undefined when a raw or dynamic filter is used. */
 function knexWhereColumns(links: readonly TSESTree.CallExpression[]): string[] | undefined {
   const columns: string[] = [];
@@ -579,9 +592,10 @@ function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableCol
     if (!RECORD_DELETE.test(calleeName(call) ?? '') && !RECORD_UPDATE.test(calleeName(call) ?? '')) continue;
     const knex = readKnexWrite(call, analysis.receivers);
     if (knex) {
-      if (knex.kind !== 'delete' || !isLockTable(knex.table) || !lockSemantics(knex.table!, call, tableColumns)) continue;
+      const cleared = knex.kind === 'update' ? knexClearedHolder(knex.values) : undefined;
+      if ((knex.kind !== 'delete' && !cleared) || !isLockTable(knex.table) || !lockSemantics(knex.table!, call, tableColumns)) continue;
       const columns = nameOnly(knexWhereColumns(knex.links), analysis.tokenColumn);
-      if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
+      if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns, ...(cleared ? { cleared } : {}) });
       continue;
     }
     const first = call.arguments[0] && unwrap(call.arguments[0]);
@@ -644,8 +658,23 @@ function leasedKeys(analysis: FileAnalysis, sourceCode: SourceCode): Set<string>
     const o = unwrap(object);
     const init = o.type === AST_NODE_TYPES.Identifier ? constInitializer(o, sourceCode) : o;
     if (init && unwrap(init).type === AST_NODE_TYPES.CallExpression && calleeName(unwrap(init) as TSESTree.CallExpression) === 'lease') keys.add(keyText(call.arguments[0], sourceCode));
+    // `client.put(key).value(v).lease(leaseId)`: the same key, attached to a lease by id.
+    else if (putChainLeased(call)) keys.add(keyText(call.arguments[0], sourceCode));
   }
   return keys;
+}
+
+/** Whether a `put(key)` builder is given a lease further along its chain (`.value(v).lease(id)`). */
+function putChainLeased(put: TSESTree.CallExpression): boolean {
+  let current: Node = put;
+  for (let i = 0; i < 6; i++) {
+    const parent: Node | undefined = current.parent;
+    if (parent?.type !== AST_NODE_TYPES.MemberExpression || parent.object !== current || parent.parent?.type !== AST_NODE_TYPES.CallExpression) return false;
+    const link: TSESTree.CallExpression = parent.parent;
+    if (memberName(parent) === 'lease' && link.arguments.length === 1) return true;
+    current = link;
+  }
+  return false;
 }
 
 /**
