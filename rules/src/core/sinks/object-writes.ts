@@ -156,6 +156,18 @@ function onlyMonotoneOperators(update: TSESTree.ObjectExpression | undefined): b
 }
 
 /**
+ * An upsert that changes nothing on a stored row: Prisma `upsert({ where, create, update: {} })`,
+ * or a MongoDB update made only of `$setOnInsert`. It creates the row when absent and otherwise
+ * leaves it as it is, so, like an insert, it writes over no newer data.
+ */
+function insertsOnly(update: Node | undefined): boolean {
+  const u = update && unwrap(update);
+  if (u?.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  if (u.properties.length === 0) return true;
+  return u.properties.every((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === '$setOnInsert');
+}
+
+/**
  * Whether a place can be read in this call: the argument is missing (the write sends no such
  * condition) or an object literal down the property path. An argument held in a variable, or
  * built at run time, cannot be judged, so the write is not reported.
@@ -225,6 +237,7 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
     // Unresolved: a Prisma-like name, or Prisma's own shape (one `{ where, data }` argument, which no Mongo write takes).
     const prismaShape = !!arg && !!propertyValue(arg, 'where') && (prismaWrite.kind === 'delete' || !!propertyValue(arg, 'data') || !!propertyValue(arg, 'update'));
     const isPrisma = owner ? owner.id === 'prisma' : PRISMA.receiverNames!.test(path[path.length - 2] ?? '') || path[path.length - 2] === 'this' || prismaShape;
+    if (isPrisma && arg && prismaWrite.kind === 'upsert' && insertsOnly(propertyValue(arg, 'update'))) return undefined;
     if (isPrisma && arg && (propertyValue(arg, 'where') || propertyValue(arg, 'data') || propertyValue(arg, 'update'))) return fromCatalog(node, PRISMA, prismaWrite);
   }
   // pogi: pgdb.<schema>.<table>.update(conditions, fields), the table read off a schema (`public`, PostgreSQL's default, by any client).
@@ -257,6 +270,7 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   const mongoWrite = sinkWrite(MONGO, method);
   if (mongoWrite && node.arguments.length >= 1 && (!resolved || resolved.id === 'mongodb')) {
     if (mongoWrite.kind === 'update' && onlyMonotoneOperators(argumentObject(node, 1))) return undefined;
+    if (mongoWrite.kind === 'update' && argumentObject(node, 1)?.properties.length && insertsOnly(argumentObject(node, 1))) return undefined;
     const write = fromCatalog(node, MONGO, mongoWrite);
     if (argumentObject(node, 0) || argumentObject(node, 1)) return write;
   }
