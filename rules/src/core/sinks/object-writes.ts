@@ -9,6 +9,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, constObjectBefore, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
 import { setOnceObjectClaim } from './set-once-claims.js';
+import { readStateObjectCheck } from './optimistic-checks.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
@@ -49,8 +50,11 @@ export interface ObjectVerdict {
   /** DynamoDB: the attribute as the expressions write it (`#ft`) and the compared placeholder (`:t`). */
   expressionAttribute?: string;
   placeholder?: string;
-  /** A set-once claim (filled only while empty) rather than a token: no fence whose refusal must be read. */
-  setOnce?: boolean;
+  /**
+   * A set-once claim (filled only while empty) or a compare-and-set on read state, rather than a
+   * token: no fence whose refusal must be read.
+   */
+  tokenless?: boolean;
 }
 
 const PRISMA = sinkModel('prisma');
@@ -667,8 +671,10 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
   if (!found) {
     // Filled only while still empty: the first writer wins and a late one matches nothing.
     const claimed = write.kind === 'update' && write.links.length === 0 ? setOnceObjectClaim(write.filter, write.values) : undefined;
-    // No token column: the claimed field says nothing about which column the file's fence lives in.
-    return claimed ? { tokenCompared: true, tokenStored: true, setOnce: true } : { tokenCompared: false, tokenStored: false };
+    // Compared with the state the holder read, on a field the same write moves: an optimistic compare-and-set.
+    const checked = !claimed && write.kind === 'update' && write.links.length === 0 ? readStateObjectCheck(write.filter, write.values) : undefined;
+    // No token column: the claimed or checked field says nothing about which column the file's fence lives in.
+    return claimed || checked ? { tokenCompared: true, tokenStored: true, tokenless: true } : { tokenCompared: false, tokenStored: false };
   }
   // Equality (a holder, a version) is compare-and-set: nothing new needs storing.
   const stored = !found.ordered || write.kind === 'delete' || valuesStore(write.values, found.key) || mongoStoresElsewhere(write, found.key);

@@ -178,7 +178,7 @@ export interface WriteVerdict {
   /** The comparison that compares the token (for suggestions that store the compared value). */
   comparison?: SqlComparison;
   /** A set-once claim (`... WHERE col IS NULL`) rather than a token: no fence whose refusal must be read. */
-  setOnce?: boolean;
+  tokenless?: boolean;
 }
 
 /** How a SQL write is judged; see `fence-judgement.ts`. */
@@ -263,7 +263,7 @@ export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: 
   // `SET value = CASE WHEN t.fence_token < EXCLUDED.fence_token THEN ... END` guards the assignment itself.
   const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, statement, call, options));
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
-  if (isSetOnceSqlClaim(comparison, statement)) return { statement, tokenCompared: true, tokenStored: true, setOnce: true };
+  if (isSetOnceSqlClaim(comparison, statement)) return { statement, tokenCompared: true, tokenStored: true, tokenless: true };
   const column = bareColumn(comparison.column);
   // An optimistic check stores its own stamp: it needs no token stored.
   const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete' && !optimisticSqlCheck(comparison, statement, (n) => call.param(n), options);
