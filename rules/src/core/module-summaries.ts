@@ -206,7 +206,11 @@ class ModuleSummarizer implements ModuleBuilder {
       return { kind: 'reexport', file, name: imported };
     }
     if (decl.type === AST_NODE_TYPES.VariableDeclarator) {
-      if (!decl.init) return { kind: 'value' };
+      if (!decl.init) {
+        // `let store: Store;` set later (`store = cond ? ... : ...`, `if (pg) store = new PgStore(...)`): the first instance it is given.
+        const assigned = decl.id.type === AST_NODE_TYPES.Identifier ? this.firstConstructedInto(decl.id.name) : undefined;
+        return assigned ? { kind: 'node', node: assigned } : { kind: 'value' };
+      }
       // `const { withLock } = require('./lock')` is not followed; `const x = require('./y')` re-exports y.
       const init = unwrap(decl.init);
       if (init.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require') {
@@ -217,6 +221,17 @@ class ModuleSummarizer implements ModuleBuilder {
       return { kind: 'node', node: init };
     }
     return { kind: 'node', node: decl };
+  }
+
+  /** The first `name = new X(...)` in the module (at its top or in a function), for a variable declared without a value. */
+  private firstConstructedInto(name: string): TSESTree.NewExpression | undefined {
+    let found: TSESTree.NewExpression | undefined;
+    walk(this.ast, this.sourceCode.visitorKeys, (node) => {
+      if (found || node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') return;
+      const right = unwrap(node.right);
+      if (node.left.type === AST_NODE_TYPES.Identifier && node.left.name === name && right.type === AST_NODE_TYPES.NewExpression) found = right;
+    });
+    return found;
   }
 
   private targetOfExpression(node: Node): Target {
