@@ -82,9 +82,28 @@ function clientOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpress
  * none we can read. With `receivers`, the client library is resolved too (for result shapes).
  */
 export function readSqlCall(node: Node, sourceCode: SourceCode, receivers?: ReceiverTable, catalog: Catalog = receivers?.catalog ?? BUILTIN_CATALOG): SqlCall | undefined {
-  const call = readSqlCallText(node, sourceCode, catalog);
-  if (call && receivers) call.client = clientOf(call.node, receivers);
+  const call = readSqlCallText(node, sourceCode, catalog) ?? forwardedSqlCall(node, sourceCode, receivers);
+  if (call && receivers && !call.client) call.client = clientOf(call.node, receivers);
   return call;
+}
+
+/**
+ * A call of a project query wrapper (`db.run('write', 'UPDATE ...', [a, b])`, see
+ * `FunctionSummary.runsSqlParam`): the argument the wrapper runs as SQL is the statement, the
+ * one it binds its values.
+ */
+function forwardedSqlCall(node: Node, sourceCode: SourceCode, receivers: ReceiverTable | undefined): SqlCall | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression || !receivers?.forwardedSql) return undefined;
+  // Only a call with a statement written out can be one; the module graph is asked no more often.
+  if (!node.arguments.some((a) => a.type === AST_NODE_TYPES.Literal || a.type === AST_NODE_TYPES.TemplateLiteral)) return undefined;
+  const forwarded = receivers.forwardedSql(node);
+  const textNode = forwarded && node.arguments[forwarded.text];
+  if (!forwarded || !textNode || textNode.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const source = readWithFallback(textNode, sourceCode);
+  if (!source) return undefined;
+  const valuesNode = forwarded.values !== undefined ? node.arguments[forwarded.values] : undefined;
+  const values = valuesNode && valuesNode.type !== AST_NODE_TYPES.SpreadElement ? resolveConstArray(valuesNode, sourceCode) : undefined;
+  return { node, source, method: calleeName(node) ?? 'query', param: (n) => source.paramNode(n) ?? elementAt(values, n - 1), valuesArray: values };
 }
 
 function readSqlCallText(node: Node, sourceCode: SourceCode, catalog: Catalog): SqlCall | undefined {
