@@ -132,8 +132,9 @@ function read(node: TSESTree.Node, sourceCode: SourceCode, dialect: SqlDialect):
     builder = build(true)!;
     analysis = analyzeSql(builder.text, dialect);
   }
-  if (!analysis && dialect === 'postgres' && builder.params.size === 0) {
-    // Postgres quoting with positional `?` placeholders (a wrapper that numbers them before sending):
+  if (!analysis && dialect === 'mysql' && builder.params.size === 0) {
+    // Postgres quoting with positional `?` placeholders (a wrapper that numbers them before sending),
+    // read by neither dialect (MySQL, tried last, quotes names with backticks):
     // read with `$n` in their place. The text then no longer maps onto the file, so no edit is offered.
     const numbered = numberPositional(builder.text);
     const positional = numbered !== undefined ? analyzeSql(numbered, 'postgres') : undefined;
