@@ -324,6 +324,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     receivers.methodCallKind = (call) => callees.summaryOf(call)?.returnsReceiver;
     receivers.fieldKind = (member) => callees.fieldReceiverOf(member);
     receivers.libraryBaseOf = (binding) => callees.view.libraryBaseOfBinding(binding);
+    receivers.forwardedSql = (call) => callees.summaryOf(call)?.runsSqlParam;
   }
   // A project's own method (a same-file class's instance, or a summarized one of another module).
   receivers.projectMethod = (call) => {

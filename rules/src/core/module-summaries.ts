@@ -8,7 +8,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, receiverPath, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
+import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import type { FileAnalysis, WriteReading } from './file-analysis.js';
 import { releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
@@ -206,7 +206,11 @@ class ModuleSummarizer implements ModuleBuilder {
       return { kind: 'reexport', file, name: imported };
     }
     if (decl.type === AST_NODE_TYPES.VariableDeclarator) {
-      if (!decl.init) return { kind: 'value' };
+      if (!decl.init) {
+        // `let store: Store;` set later (`store = cond ? ... : ...`, `if (pg) store = new PgStore(...)`): the first instance it is given.
+        const assigned = decl.id.type === AST_NODE_TYPES.Identifier ? this.firstConstructedInto(decl.id.name) : undefined;
+        return assigned ? { kind: 'node', node: assigned } : { kind: 'value' };
+      }
       // `const { withLock } = require('./lock')` is not followed; `const x = require('./y')` re-exports y.
       const init = unwrap(decl.init);
       if (init.type === AST_NODE_TYPES.CallExpression && init.callee.type === AST_NODE_TYPES.Identifier && init.callee.name === 'require') {
@@ -217,6 +221,17 @@ class ModuleSummarizer implements ModuleBuilder {
       return { kind: 'node', node: init };
     }
     return { kind: 'node', node: decl };
+  }
+
+  /** The first `name = new X(...)` in the module (at its top or in a function), for a variable declared without a value. */
+  private firstConstructedInto(name: string): TSESTree.NewExpression | undefined {
+    let found: TSESTree.NewExpression | undefined;
+    walk(this.ast, this.sourceCode.visitorKeys, (node) => {
+      if (found || node.type !== AST_NODE_TYPES.AssignmentExpression || node.operator !== '=') return;
+      const right = unwrap(node.right);
+      if (node.left.type === AST_NODE_TYPES.Identifier && node.left.name === name && right.type === AST_NODE_TYPES.NewExpression) found = right;
+    });
+    return found;
   }
 
   private targetOfExpression(node: Node): Target {
@@ -1387,6 +1402,33 @@ class ModuleSummarizer implements ModuleBuilder {
     return undefined;
   }
 
+  /**
+   * A query wrapper: a call in `fn` of a SQL client's query method whose text is a parameter of
+   * `fn` (`pool.query(sql, params)`, `pool.query({ text: sql, values: params })`, the text perhaps
+   * rewritten in place first). The receiver must be a SQL client, or unresolved and called `query`.
+   */
+  private runsSqlParamOf(fn: FunctionNode, analysis: FileAnalysis): FunctionSummary['runsSqlParam'] {
+    if (this.locksOnly) return undefined;
+    const catalog = analysis.receivers.catalog;
+    for (const call of analysis.calls) {
+      const method = calleeName(call);
+      if (!method || !catalog.sqlMethodNames.has(method) || !contains(fn.body, call)) continue;
+      const object = calleeObject(call);
+      const model = object ? analysis.receivers.sinkModelOf(object) : undefined;
+      if (model ? model.family !== 'sql' : method !== 'query') continue;
+      const first = call.arguments[0] && call.arguments[0].type !== AST_NODE_TYPES.SpreadElement ? unwrap(call.arguments[0]) : undefined;
+      if (!first) continue;
+      const config = first.type === AST_NODE_TYPES.ObjectExpression ? first : undefined;
+      const textNode = config ? propertyValue(config, /^(?:text|sql)$/) : first;
+      const valuesNode = config ? propertyValue(config, 'values') : call.arguments[1];
+      const text = this.directParam(textNode, fn);
+      if (text === undefined) continue;
+      const values = valuesNode && valuesNode.type !== AST_NODE_TYPES.SpreadElement ? this.directParam(valuesNode, fn) : undefined;
+      return values !== undefined ? { text, values } : { text };
+    }
+    return undefined;
+  }
+
   private summarizeFunction(fn: FunctionNode, name: string): FunctionSummary {
     const memo = this.functionMemo.get(fn);
     const base: FunctionSummary = { name, at: locationOf(this.file, fn), params: fn.params.map(paramName), releases: [], writes: [], partial: false };
@@ -1409,6 +1451,7 @@ class ModuleSummarizer implements ModuleBuilder {
       const insertInput = this.insertInput(fn, analysis);
       if (!this.locksOnly && this.returnsOf(fn).some((r) => isInsertResult(r, insertedRecords(fn, insertInput), insertInput))) summary.returnsInserted = true;
       summary.selfToCallback = this.selfToCallbackOf(fn, analysis);
+      summary.runsSqlParam = this.runsSqlParamOf(fn, analysis);
       // An acquire that comes from a helper we could not read is unknown, not absent.
       if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;
     } catch {

@@ -406,6 +406,16 @@ function lockMethodNames(models: readonly LockModel[]): ReadonlySet<string> {
   return names;
 }
 
+/**
+ * A project function that declares no parameters, is handed arguments and does nothing a summary
+ * sees: a placeholder a client facade starts with (`let kv = { set: () => Promise.resolve(null) }`,
+ * replaced by the real client's methods once connected). What the call does is read off its own
+ * shape (`kv.set(key, v, { NX: true, PX: ttl })`), as for a receiver nothing resolves.
+ */
+function isPlaceholder(summary: FunctionSummary, call: TSESTree.CallExpression): boolean {
+  return summary.params.length === 0 && call.arguments.length > 0 && !summary.acquire && summary.releases.length === 0 && summary.writes.length === 0;
+}
+
 /** What lock, if any, this call takes. */
 function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
   const method = calleeName(call);
@@ -420,7 +430,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   // A project function we could read: its summary says whether it takes a lock, whatever its name.
   // (Unless the settings declare the receiver: the user's model of it wins.)
   const summary = object && input.receivers.isDeclared(object) ? undefined : input.summaryOf?.(call);
-  if (summary && !summary.partial) {
+  if (summary && !summary.partial && !isPlaceholder(summary, call)) {
     // A client of a remote authority (`acquire(key)` POSTs to a lease service): no lock inside that
     // we can see, but a lease when its result carries a fence token, as when it cannot be read.
     if (!summary.acquire) return object && CUSTOM_AUTHORITY_ACQUIRE.test(method) ? { library: 'custom', advice: CUSTOM_ADVICE, custom: true, tokenRequired: true } : undefined;

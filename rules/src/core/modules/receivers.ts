@@ -142,6 +142,8 @@ export class ReceiverTable {
    * class of another module): its summary, not the library a receiver's name suggests, says what it writes.
    */
   projectMethod?: (call: TSESTree.CallExpression) => boolean;
+  /** The parameters a project query wrapper runs as SQL text and its values (`FunctionSummary.runsSqlParam`), through the module graph. */
+  forwardedSql?: (call: TSESTree.CallExpression) => { text: number; values?: number } | undefined;
   /** The library class a project class extends (`Model` of 'sequelize'), through the module graph. */
   libraryBaseOf?: (binding: ImportBinding) => { source: string; name: string } | undefined;
 

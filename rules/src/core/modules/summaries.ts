@@ -159,6 +159,12 @@ export interface FunctionSummary {
   /** The function returns SQL text (built here, run elsewhere). */
   returnsSql?: string;
   /**
+   * The function runs its parameter `text` as a SQL statement on a SQL client, with `values` (a
+   * parameter, when there is one) as its bound values: a query wrapper (`run(kind, sql, params)`
+   * over `pool.query({ text: sql, values: params })`). A caller's literal there is its statement.
+   */
+  runsSqlParam?: { text: number; values?: number };
+  /**
    * The function calls its function argument `arg` with the object it is a method of as that
    * callback's parameter `param` (`runInTransaction(id, fn)` running `fn(this, tx)`): a unit of
    * work that hands the callback the same store, bound to a transaction.
@@ -221,7 +227,7 @@ export interface ModuleSummary {
 
 /** Whether a function summary says anything a caller must act on. */
 export function summaryMatters(summary: FunctionSummary): boolean {
-  return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.checksLease === true || summary.selfToCallback !== undefined;
+  return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.runsSqlParam !== undefined || summary.checksLease === true || summary.selfToCallback !== undefined;
 }
 
 /**

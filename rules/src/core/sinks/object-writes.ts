@@ -9,6 +9,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, constObjectBefore, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
 import { dynamoSetOnceClaim, setOnceObjectClaim } from './set-once-claims.js';
+import { readStateObjectCheck } from './optimistic-checks.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
@@ -49,8 +50,11 @@ export interface ObjectVerdict {
   /** DynamoDB: the attribute as the expressions write it (`#ft`) and the compared placeholder (`:t`). */
   expressionAttribute?: string;
   placeholder?: string;
-  /** A set-once claim (filled only while empty) rather than a token: no fence whose refusal must be read. */
-  setOnce?: boolean;
+  /**
+   * A set-once claim (filled only while empty) or a compare-and-set on read state, rather than a
+   * token: no fence whose refusal must be read.
+   */
+  tokenless?: boolean;
 }
 
 const PRISMA = sinkModel('prisma');
@@ -156,6 +160,18 @@ function onlyMonotoneOperators(update: TSESTree.ObjectExpression | undefined): b
 }
 
 /**
+ * An upsert that changes nothing on a stored row: Prisma `upsert({ where, create, update: {} })`,
+ * or a MongoDB update made only of `$setOnInsert`. It creates the row when absent and otherwise
+ * leaves it as it is, so, like an insert, it writes over no newer data.
+ */
+function insertsOnly(update: Node | undefined): boolean {
+  const u = update && unwrap(update);
+  if (u?.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  if (u.properties.length === 0) return true;
+  return u.properties.every((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === '$setOnInsert');
+}
+
+/**
  * Whether a place can be read in this call: the argument is missing (the write sends no such
  * condition) or an object literal down the property path. An argument held in a variable, or
  * built at run time, cannot be judged, so the write is not reported.
@@ -225,6 +241,7 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
     // Unresolved: a Prisma-like name, or Prisma's own shape (one `{ where, data }` argument, which no Mongo write takes).
     const prismaShape = !!arg && !!propertyValue(arg, 'where') && (prismaWrite.kind === 'delete' || !!propertyValue(arg, 'data') || !!propertyValue(arg, 'update'));
     const isPrisma = owner ? owner.id === 'prisma' : PRISMA.receiverNames!.test(path[path.length - 2] ?? '') || path[path.length - 2] === 'this' || prismaShape;
+    if (isPrisma && arg && prismaWrite.kind === 'upsert' && insertsOnly(propertyValue(arg, 'update'))) return undefined;
     if (isPrisma && arg && (propertyValue(arg, 'where') || propertyValue(arg, 'data') || propertyValue(arg, 'update'))) return fromCatalog(node, PRISMA, prismaWrite);
   }
   // pogi: pgdb.<schema>.<table>.update(conditions, fields), the table read off a schema (`public`, PostgreSQL's default, by any client).
@@ -257,6 +274,7 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   const mongoWrite = sinkWrite(MONGO, method);
   if (mongoWrite && node.arguments.length >= 1 && (!resolved || resolved.id === 'mongodb')) {
     if (mongoWrite.kind === 'update' && onlyMonotoneOperators(argumentObject(node, 1))) return undefined;
+    if (mongoWrite.kind === 'update' && argumentObject(node, 1)?.properties.length && insertsOnly(argumentObject(node, 1))) return undefined;
     const write = fromCatalog(node, MONGO, mongoWrite);
     if (argumentObject(node, 0) || argumentObject(node, 1)) return write;
   }
@@ -653,8 +671,10 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
   if (!found) {
     // Filled only while still empty: the first writer wins and a late one matches nothing.
     const claimed = write.kind === 'update' && write.links.length === 0 ? setOnceObjectClaim(write.filter, write.values) : undefined;
-    // No token column: the claimed field says nothing about which column the file's fence lives in.
-    return claimed ? { tokenCompared: true, tokenStored: true, setOnce: true } : { tokenCompared: false, tokenStored: false };
+    // Compared with the state the holder read, on a field the same write moves: an optimistic compare-and-set.
+    const checked = !claimed && write.kind === 'update' && write.links.length === 0 ? readStateObjectCheck(write.filter, write.values) : undefined;
+    // No token column: the claimed or checked field says nothing about which column the file's fence lives in.
+    return claimed || checked ? { tokenCompared: true, tokenStored: true, tokenless: true } : { tokenCompared: false, tokenStored: false };
   }
   // Equality (a holder, a version) is compare-and-set: nothing new needs storing.
   const stored = !found.ordered || write.kind === 'delete' || valuesStore(write.values, found.key) || mongoStoresElsewhere(write, found.key);

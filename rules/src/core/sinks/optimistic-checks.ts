@@ -9,7 +9,7 @@
  * compares the very value it stores, and a late writer with a fresh stamp still passes.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
+import { propertyKeyName, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { SQL_CLOCK_FUNCTIONS, SQL_RANDOM_FUNCTIONS } from '../models/clock-sources.js';
 import { analyzeSql } from '../sql/analyze.js';
 import type { SqlAssignment, SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js';
@@ -105,4 +105,50 @@ function nameIn(e: Node, table: string): string | undefined {
   const object = unwrap(n.object);
   // SQL folds unquoted names to lower case: `rotatedAt` is read as `rotated_at`, the name it maps to.
   return object.type === AST_NODE_TYPES.Identifier && object.name === table ? n.property.name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) : undefined;
+}
+
+/**
+ * Object APIs: a filter that compares a field with the value the holder read from a record
+ * (`where: { id: stock.id, onHand: stock.onHand }`) in a write that moves that field
+ * (`onHand: { decrement: n }`, MongoDB `$inc`, a value computed anew). The read state is the
+ * version: a newer holder that moved the field made the late write match nothing. The field
+ * compared with itself, `{ onHand: stock.onHand }` only in the filter, or a field the write
+ * leaves alone is no such check. The compared field, or undefined.
+ */
+export function readStateObjectCheck(filter: TSESTree.ObjectExpression | undefined, values: TSESTree.ObjectExpression | undefined): string | undefined {
+  if (!filter || !values) return undefined;
+  for (const p of filter.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const field = propertyKeyName(p);
+    const compared = unwrap(p.value as Node);
+    if (!field || compared.type !== AST_NODE_TYPES.MemberExpression || unwrap(compared.object).type !== AST_NODE_TYPES.Identifier) continue;
+    const readField = compared.property.type === AST_NODE_TYPES.Identifier && !compared.computed ? compared.property.name : undefined;
+    if (!readField || !sameColumn(readField, field)) continue;
+    if (movedField(values, field, compared)) return field;
+  }
+  return undefined;
+}
+
+/** Whether the values move `field`: Prisma's relative operators, MongoDB `$inc`/`$set`, or a new value that is not the one compared. */
+function movedField(values: TSESTree.ObjectExpression, field: string, compared: Node): boolean {
+  for (const p of values.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const key = propertyKeyName(p) ?? '';
+    const value = unwrap(p.value as Node);
+    if (/^\$(?:inc|set|mul)$/.test(key) && value.type === AST_NODE_TYPES.ObjectExpression) {
+      if (movedField(value, field, compared)) return true;
+      continue;
+    }
+    if (!sameColumn(key, field)) continue;
+    if (value.type === AST_NODE_TYPES.ObjectExpression) {
+      return value.properties.some((q) => q.type === AST_NODE_TYPES.Property && /^(?:increment|decrement|multiply|divide)$/.test(propertyKeyName(q) ?? ''));
+    }
+    return value.type !== AST_NODE_TYPES.Literal && !sameText(value, compared);
+  }
+  return false;
+}
+
+/** The same member read twice (`stock.onHand` in the filter and in the values). */
+function sameText(a: Node, b: Node): boolean {
+  return a.type === AST_NODE_TYPES.MemberExpression && b.type === AST_NODE_TYPES.MemberExpression && receiverPath(a).join('.') === receiverPath(b).join('.');
 }

@@ -82,9 +82,28 @@ function clientOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpress
  * none we can read. With `receivers`, the client library is resolved too (for result shapes).
  */
 export function readSqlCall(node: Node, sourceCode: SourceCode, receivers?: ReceiverTable, catalog: Catalog = receivers?.catalog ?? BUILTIN_CATALOG): SqlCall | undefined {
-  const call = readSqlCallText(node, sourceCode, catalog);
-  if (call && receivers) call.client = clientOf(call.node, receivers);
+  const call = readSqlCallText(node, sourceCode, catalog) ?? forwardedSqlCall(node, sourceCode, receivers);
+  if (call && receivers && !call.client) call.client = clientOf(call.node, receivers);
   return call;
+}
+
+/**
+ * A call of a project query wrapper (`db.run('write', 'UPDATE ...', [a, b])`, see
+ * `FunctionSummary.runsSqlParam`): the argument the wrapper runs as SQL is the statement, the
+ * one it binds its values.
+ */
+function forwardedSqlCall(node: Node, sourceCode: SourceCode, receivers: ReceiverTable | undefined): SqlCall | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression || !receivers?.forwardedSql) return undefined;
+  // Only a call with a statement written out can be one; the module graph is asked no more often.
+  if (!node.arguments.some((a) => a.type === AST_NODE_TYPES.Literal || a.type === AST_NODE_TYPES.TemplateLiteral)) return undefined;
+  const forwarded = receivers.forwardedSql(node);
+  const textNode = forwarded && node.arguments[forwarded.text];
+  if (!forwarded || !textNode || textNode.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const source = readWithFallback(textNode, sourceCode);
+  if (!source) return undefined;
+  const valuesNode = forwarded.values !== undefined ? node.arguments[forwarded.values] : undefined;
+  const values = valuesNode && valuesNode.type !== AST_NODE_TYPES.SpreadElement ? resolveConstArray(valuesNode, sourceCode) : undefined;
+  return { node, source, method: calleeName(node) ?? 'query', param: (n) => source.paramNode(n) ?? elementAt(values, n - 1), valuesArray: values };
 }
 
 function readSqlCallText(node: Node, sourceCode: SourceCode, catalog: Catalog): SqlCall | undefined {
@@ -178,7 +197,7 @@ export interface WriteVerdict {
   /** The comparison that compares the token (for suggestions that store the compared value). */
   comparison?: SqlComparison;
   /** A set-once claim (`... WHERE col IS NULL`) rather than a token: no fence whose refusal must be read. */
-  setOnce?: boolean;
+  tokenless?: boolean;
 }
 
 /** How a SQL write is judged; see `fence-judgement.ts`. */
@@ -263,7 +282,7 @@ export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: 
   // `SET value = CASE WHEN t.fence_token < EXCLUDED.fence_token THEN ... END` guards the assignment itself.
   const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, statement, call, options));
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
-  if (isSetOnceSqlClaim(comparison, statement)) return { statement, tokenCompared: true, tokenStored: true, setOnce: true };
+  if (isSetOnceSqlClaim(comparison, statement)) return { statement, tokenCompared: true, tokenStored: true, tokenless: true };
   const column = bareColumn(comparison.column);
   // An optimistic check stores its own stamp: it needs no token stored.
   const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete' && !optimisticSqlCheck(comparison, statement, (n) => call.param(n), options);

@@ -132,6 +132,14 @@ function read(node: TSESTree.Node, sourceCode: SourceCode, dialect: SqlDialect):
     builder = build(true)!;
     analysis = analyzeSql(builder.text, dialect);
   }
+  if (!analysis && dialect === 'mysql' && builder.params.size === 0) {
+    // Postgres quoting with positional `?` placeholders (a wrapper that numbers them before sending),
+    // read by neither dialect (MySQL, tried last, quotes names with backticks):
+    // read with `$n` in their place. The text then no longer maps onto the file, so no edit is offered.
+    const numbered = numberPositional(builder.text);
+    const positional = numbered !== undefined ? analyzeSql(numbered, 'postgres') : undefined;
+    if (positional) return { analysis: positional, kind, dynamicParams: builder.dynamic, paramNode: () => undefined, toSourceIndex: () => undefined };
+  }
   if (!analysis) return undefined;
   const final = builder;
   return {
@@ -144,6 +152,24 @@ function read(node: TSESTree.Node, sourceCode: SourceCode, dialect: SqlDialect):
       return built === undefined ? undefined : final.toSourceIndex(built);
     },
   };
+}
+
+/** `?` placeholders outside quotes numbered `$1, $2, ...`; undefined when there is none. */
+function numberPositional(text: string): string | undefined {
+  let out = '';
+  let n = 0;
+  let quote: string | undefined;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      out += ch;
+    } else if (ch === "'" || ch === '"' || ch === '`') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '?') out += `$${++n}`;
+    else out += ch;
+  }
+  return n > 0 ? out : undefined;
 }
 
 /**

@@ -35,14 +35,14 @@ function judged(site: AnyWriteSite | WriteSite): ConditionalWrite | undefined {
       return undefined;
     case 'sql': {
       // A set-once claim (`WHERE col IS NULL`) compares no token: nothing a stale check must read.
-      const compared = site.verdicts.filter((v) => v.tokenCompared && !v.setOnce);
+      const compared = site.verdicts.filter((v) => v.tokenCompared && !v.tokenless);
       if (compared.length === 0) return undefined;
       const unstored = compared.find((v) => !v.tokenStored);
       return { site, column: (unstored ?? compared[0]).column, stored: !unstored, unstored };
     }
     case 'knex':
     case 'object':
-      return site.verdict.tokenCompared && !('setOnce' in site.verdict && site.verdict.setOnce) ? { site, column: site.verdict.column, stored: site.verdict.tokenStored } : undefined;
+      return site.verdict.tokenCompared && !('tokenless' in site.verdict && site.verdict.tokenless) ? { site, column: site.verdict.column, stored: site.verdict.tokenStored } : undefined;
     case 'api':
       if (site.write.script) return site.verdict?.tokenCompared ? { site, column: site.verdict.column, stored: site.verdict.tokenStored } : undefined;
       // An HTTP request that sends the token, an S3 put with a precondition: the resource compares.

@@ -22,6 +22,7 @@ import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
 import { keyArgument } from '../modules/param-sources.js';
 import { clockSourceOf, isClockPackage, sqlClockFunction } from '../tokens/value-origin.js';
 import { claimedLeaseColumns, claimedLeaseFields, leaseColumnChecks } from './lease-columns.js';
+import { lockRecordNeverExpires } from './record-lock-expiry.js';
 import type { SqlStatementInfo } from '../sql/types.js';
 
 export type NameOnlyRelease =
@@ -626,6 +627,8 @@ function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableCol
     if (!write || write.kind !== 'delete') continue;
     const table = objectWriteTable(write);
     if (!isLockTable(table) || !lockSemantics(table!, call, tableColumns)) continue;
+    // A lock record with no expiry is held until deleted: no lease lapses for a newer holder to take.
+    if (lockRecordNeverExpires(table!, analysis)) continue;
     const columns = nameOnly(objectKeyNames(write.filter), analysis.tokenColumn);
     if (columns) out.push({ kind: 'recordRelease', node: call, nameColumns: columns });
   }
