@@ -665,7 +665,7 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
     const found = dynamoCompares(write, options);
     if (found) return { tokenCompared: true, tokenStored: found.stored, column: found.key, value: found.value, ordered: found.ordered, expressionAttribute: found.rawAttr, placeholder: found.placeholder };
     // Created (or filled) only while absent: the first writer wins and a late one is refused.
-    return dynamoSetOnceClaim(write.filter, write.kind) ? { tokenCompared: true, tokenStored: true, setOnce: true } : { tokenCompared: false, tokenStored: false };
+    return dynamoSetOnceClaim(write.filter, write.kind) ? { tokenCompared: true, tokenStored: true, tokenless: true } : { tokenCompared: false, tokenStored: false };
   }
   const found = write.links.length > 0 ? chainComparesToken(write, options) : filterComparesToken(write, write.filter, options);
   if (!found) {
