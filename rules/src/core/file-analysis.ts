@@ -13,6 +13,7 @@ import { callsKnownInstance } from './modules/method-receivers.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope } from './locks/advisory-scope.js';
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey } from './locks/held-key-callers.js';
+import { inSection, sectionRanges } from './locks/untaken-branches.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
@@ -486,7 +487,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   // The call in the section itself through which a function is reached (`renameShelf(id)`).
   const enteredBy = new Map<FunctionNode, TSESTree.CallExpression>();
   for (const site of acquires) {
-    const queue: Array<{ range: TSESTree.Range; depth: number }> = [{ range: site.range, depth: 0 }];
+    const queue: Array<{ range: TSESTree.Range; depth: number }> = sectionRanges(site).map((range) => ({ range, depth: 0 }));
     while (queue.length > 0) {
       const { range, depth } = queue.shift()!;
       if (depth >= MAX_CALL_DEPTH) continue;
@@ -530,7 +531,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const sectionOf = (node: Node): AcquireSite | undefined => {
     let best: AcquireSite | undefined;
     for (const site of acquires) {
-      if (contains(site.range, node) && (!best || best.range[0] <= site.range[0])) best = site;
+      if (inSection(site, node) && (!best || best.range[0] <= site.range[0])) best = site;
     }
     if (best) return best;
     for (const [fn, site] of reached) if (contains(bodyOf(fn), node)) return site;
@@ -542,9 +543,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const unguardedHere = (node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, write: WriteSummary): boolean => {
     if (write.unguarded) return true;
     const fn = ownerOf(node);
-    if (!write.valueArgs || !fn || contains(acquire.range, node)) return false;
+    if (!write.valueArgs || !fn || inSection(acquire, node)) return false;
     if (write.valueArgs.some((j) => paramSources(node.arguments[j], fn, sourceCode, BUILT_FROM).size > 0)) return false;
-    reach ??= new UnlockedReach(calls, functions, acquires.map((site) => site.range), true);
+    reach ??= new UnlockedReach(calls, functions, acquires.flatMap(sectionRanges), true);
     return reach.calledUnlocked(fn);
   };
 
@@ -662,11 +663,11 @@ function passedFunctionWrites(acquires: readonly AcquireSite[], callees: Project
  * where it writes. Sets `reachedFrom` on the writes it moves; one site per call (its first write).
  */
 function sharedHelperCalls(writes: WriteSite[], acquires: readonly AcquireSite[], calls: readonly TSESTree.CallExpression[], functions: FunctionIndex, sourceCode: SourceCode, file: string): void {
-  const inHelpers = writes.filter((w) => !w.fenced && !w.boundToLock && !acquires.some((a) => contains(a.range, w.node)));
+  const inHelpers = writes.filter((w) => !w.fenced && !w.boundToLock && !acquires.some((a) => inSection(a, w.node)));
   if (inHelpers.length === 0) return;
   const innermost = (node: Node) => {
     let best: AcquireSite | undefined;
-    for (const site of acquires) if (contains(site.range, node) && (!best || best.range[0] <= site.range[0])) best = site;
+    for (const site of acquires) if (inSection(site, node) && (!best || best.range[0] <= site.range[0])) best = site;
     return best;
   };
   // Per write, the calls in a section that reach it, each with the calls on the way down.
@@ -809,6 +810,20 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
 }
 
 /**
+ * Whether the section of a try-lock with a failure branch calls a parameter of `fn` (`if
+ * (!acquired) return onBusy(); return await work();`): which parameter runs under the lock is
+ * then the summary's to say, not the order of the arguments (the busy handler is often last).
+ */
+function callsOwnParameter(site: AcquireSite, fn: FunctionNode, calls: readonly TSESTree.CallExpression[]): boolean {
+  const params = new Set(fn.params.map((p) => (p.type === AST_NODE_TYPES.AssignmentPattern ? p.left : p)).filter((p): p is TSESTree.Identifier => p.type === AST_NODE_TYPES.Identifier).map((p) => p.name));
+  if (params.size === 0 || !site.gaps) return false;
+  return calls.some((call) => {
+    const callee = unwrap(call.callee);
+    return callee.type === AST_NODE_TYPES.Identifier && params.has(callee.name) && contains(site.range, call) && enclosingFunction(call) === fn;
+  });
+}
+
+/**
  * Same-file functions whose lock outlives them or covers a parameter: an acquire in them (or
  * in a function they return) with no release there, or with a callback that is not theirs;
  * and the functions that call those, up to three levels. Only called functions count.
@@ -831,7 +846,7 @@ function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionI
     }
     if (!fn) continue;
     const escapes = !releasedInPlace(site) && site.scope === enclosingFunction(site.node);
-    const runsParameter = site.callbackArgument !== undefined || site.scope !== enclosingFunction(site.node) || fn !== enclosingFunction(site.node);
+    const runsParameter = site.callbackArgument !== undefined || site.scope !== enclosingFunction(site.node) || fn !== enclosingFunction(site.node) || callsOwnParameter(site, fn, calls);
     if (escapes || runsParameter) helpers.add(fn);
   }
   if (helpers.size === 0) return helpers;

@@ -16,6 +16,7 @@ import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
+import { inSection, sectionRanges } from './locks/untaken-branches.js';
 import { ID_FILTER_LINK } from './models/sinks.js';
 import { chainEqualityValues } from './sinks/chain-keys.js';
 import { recordReceiver } from './sinks/record-writes.js';
@@ -543,7 +544,7 @@ class ModuleSummarizer implements ModuleBuilder {
       const owner = enclosingFunction(site.node);
       if (site.handedOver || !owner || !contains(node.body, site.node) || contains(ctor, site.node)) continue;
       for (const call of analysis.calls) {
-        if (!contains(site.range, call) || !contains(node.body, call)) continue;
+        if (!inSection(site, call) || !contains(node.body, call)) continue;
         const callee = unwrap(call.callee);
         const target = callee.type === AST_NODE_TYPES.MemberExpression && /^(?:call|apply)$/.test(memberName(callee) ?? '') ? unwrap(callee.object) : callee;
         if (target.type !== AST_NODE_TYPES.MemberExpression || unwrap(target.object).type !== AST_NODE_TYPES.ThisExpression) continue;
@@ -721,7 +722,7 @@ class ModuleSummarizer implements ModuleBuilder {
     const args = site.node.type === AST_NODE_TYPES.CallExpression ? site.node.arguments : [];
     const last = this.directParam(args[args.length - 1], fn);
     for (const call of analysis.calls) {
-      if (!contains(site.range, call) || !contains(fn, call)) continue;
+      if (!inSection(site, call) || !contains(fn, call)) continue;
       const callee = unwrap(call.callee);
       const target = callee.type === AST_NODE_TYPES.MemberExpression && /^(?:call|apply)$/.test(memberName(callee) ?? '') ? callee.object : callee;
       const index = this.directParam(target, fn);
@@ -752,7 +753,7 @@ class ModuleSummarizer implements ModuleBuilder {
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // `withLeaderLock({ key, onLeader })`: an option of the caller's called under the lock.
-      const option = owner === fn ? this.optionCalledIn(site.range, fn, analysis) : undefined;
+      const option = owner === fn ? this.optionCalledIn(site, fn, analysis) : undefined;
       if (option) return { ...common, style: 'callback', callbackArg: option.arg, callbackProperty: option.property, tokenProperties: [] };
       // A lock still held when the function returns: the caller holds it until a release.
       // A lock that runs a callback of its own (`lock(name, keys, async () => ...)`) is given back when
@@ -810,7 +811,7 @@ class ModuleSummarizer implements ModuleBuilder {
       for (const site of analysis.acquires) {
         if (site.handedOver || site.callbackArgument || !contains(decorator.body, site.node)) continue;
         const runsOriginal = analysis.calls.some((call) => {
-          if (!contains(site.range, call)) return false;
+          if (!inSection(site, call)) return false;
           const callee = unwrap(call.callee);
           const target = callee.type === AST_NODE_TYPES.MemberExpression && /^(?:call|apply)$/.test(memberName(callee) ?? '') ? callee.object : callee;
           return isOriginal(target);
@@ -854,7 +855,7 @@ class ModuleSummarizer implements ModuleBuilder {
       const owner = enclosingFunction(site.node);
       if (!owner || owner === fn || !contains(fn.body, site.node) || site.callbackArgument) continue;
       for (const call of analysis.calls) {
-        if (!contains(site.range, call)) continue;
+        if (!inSection(site, call)) continue;
         const option = this.optionOf(call.callee, fn);
         if (!option) continue;
         return {
@@ -874,9 +875,9 @@ class ModuleSummarizer implements ModuleBuilder {
   }
 
   /** The first option of the caller's (see `optionOf`) that is called inside `range`. */
-  private optionCalledIn(range: TSESTree.Range, fn: FunctionNode, analysis: FileAnalysis): { arg: number; property: string } | undefined {
+  private optionCalledIn(site: AcquireSite, fn: FunctionNode, analysis: FileAnalysis): { arg: number; property: string } | undefined {
     for (const call of analysis.calls) {
-      if (!contains(range, call) || enclosingFunction(call) !== fn) continue;
+      if (!inSection(site, call) || enclosingFunction(call) !== fn) continue;
       const option = this.optionOf(call.callee, fn);
       if (option) return option;
     }
@@ -1035,7 +1036,7 @@ class ModuleSummarizer implements ModuleBuilder {
     const held = { fn: site.advisory?.fn ?? '', scope, connection: key };
     if (!heldOnOwnConnection(held, site.node, [...analysis.calls, ...analysis.taggedTemplates], this.sourceCode)) return undefined;
     for (const call of analysis.calls) {
-      if (!contains(site.range, call) || this.directParam(call.callee, fn) !== callbackArg) continue;
+      if (!inSection(site, call) || this.directParam(call.callee, fn) !== callbackArg) continue;
       const callbackParam = call.arguments.findIndex((a) => receiverKey(a) === key);
       if (callbackParam >= 0) return { callbackParam, scope };
     }
@@ -1230,8 +1231,8 @@ class ModuleSummarizer implements ModuleBuilder {
     const writes: WriteSummary[] = [];
     let partial = false;
     if (this.locksOnly) return { writes, partial };
-    const ownSections = analysis.acquires.filter((site) => contains(fn, site.node)).map((site) => site.range);
-    const inOwnSection = (node: Node) => ownSections.some((range) => contains(range, node));
+    const ownSections = analysis.acquires.filter((site) => contains(fn, site.node));
+    const inOwnSection = (node: Node) => ownSections.some((site) => inSection(site, node));
     const nodes = [...analysis.calls, ...analysis.taggedTemplates, ...analysis.constructed].filter((n) => contains(fn.body, n) && !inOwnSection(n) && !definedNotRun(n, fn)).sort((a, b) => a.range[0] - b.range[0]);
     const passesToken = (arg: Node | undefined) => !!arg && arg.type !== AST_NODE_TYPES.SpreadElement && (analysis.tracer.isToken(arg) || analysis.tracer.isHandle(arg));
     // Records this function has just inserted: a write that picks one of them writes its own row.
@@ -1321,7 +1322,7 @@ class ModuleSummarizer implements ModuleBuilder {
 
   /** Where this module runs code with no lock held (built once per analysis, on first use). */
   private unlockedReach(analysis: FileAnalysis): UnlockedReach {
-    if (this.reach?.analysis !== analysis) this.reach = { analysis, reach: new UnlockedReach(analysis.calls, analysis.functions, analysis.acquires.map((site) => site.range), false) };
+    if (this.reach?.analysis !== analysis) this.reach = { analysis, reach: new UnlockedReach(analysis.calls, analysis.functions, analysis.acquires.flatMap(sectionRanges), false) };
     return this.reach.reach;
   }
 

@@ -46,6 +46,7 @@ import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '
 import { codeSpan, fileLabel, shorten } from '../message-text.js';
 import { handedOverSections } from './handed-over.js';
 import { sectionExitEnd } from './section-exits.js';
+import { untakenBranches } from './untaken-branches.js';
 
 export interface AcquireSite {
   id: number;
@@ -67,6 +68,11 @@ export interface AcquireSite {
   scope: FunctionNode | TSESTree.Program;
   /** Source range of the critical section within `scope`. */
   range: TSESTree.Range;
+  /**
+   * Branches inside `range` that run only when a try-lock was not taken (`if (!acquired) {...}`):
+   * no lock is held there. Ask `inSection` (untaken-branches.ts) rather than `range` alone.
+   */
+  gaps?: TSESTree.Range[];
   /** The call that ends the critical section, if found. */
   release?: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
   /** For PostgreSQL advisory locks: the exact function, its scope and its connection. */
@@ -724,6 +730,12 @@ function lockedSessionOf(session: NonNullable<AcquireSummary['session']>, call: 
   return key ? { key, scope: session.scope } : undefined;
 }
 
+/** The untaken branches of a try-lock's section, as a property to spread into its site (none: nothing). */
+function gapsOf(node: Node, range: TSESTree.Range, binding = bindingOf(node)): { gaps?: TSESTree.Range[] } {
+  const gaps = untakenBranches(node, binding, range);
+  return gaps.length > 0 ? { gaps } : {};
+}
+
 /** Every acquire in the file with its critical section, in source order. */
 export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
   const sites: AcquireSite[] = [];
@@ -741,7 +753,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       const release = findRelease({ ...base, start: tagged.range[1] }, undefined, input);
       const reach = release ? release.range[0] : bodyRange(scope)[1];
       const end = Math.min(reach, sectionExitEnd(tagged, bindingOf(tagged)) ?? reach);
-      sites.push({ ...base, id: -1, range: [tagged.range[1], end], release });
+      sites.push({ ...base, id: -1, range: [tagged.range[1], end], release, ...gapsOf(tagged, [tagged.range[1], end]) });
       continue;
     }
     const lock = text !== undefined ? advisoryLockIn(text) : undefined;
@@ -752,7 +764,8 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       label: `\`${advisory.fn}\``, node: tagged, library: 'pg-advisory-lock', destructured: new Map<string, string>(), tokenProperties: [], advice: ADVISORY_LOCK_ADVICE, scope, advisory,
     };
     const release = findRelease({ ...base, start: tagged.range[1] }, undefined, input);
-    sites.push({ ...base, id: -1, range: [tagged.range[1], release ? release.range[0] : bodyRange(scope)[1]], release });
+    const range: TSESTree.Range = [tagged.range[1], release ? release.range[0] : bodyRange(scope)[1]];
+    sites.push({ ...base, id: -1, range, release, ...gapsOf(tagged, range) });
   }
   for (const call of input.calls) {
     const candidate = classify(call, input);
@@ -821,7 +834,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const reach = release ? release.range[0] : block ? Math.min(block.range[1], bodyRange(scope)[1]) : bodyRange(scope)[1];
     // The path that holds the lock may leave the function first (`return await claim(k)`).
     const end = Math.min(reach, sectionExitEnd(call, binding) ?? reach);
-    sites.push({ ...base, id: sites.length, range: [call.range[1], end], release, ...(block ? { disposed: true } : {}) });
+    sites.push({ ...base, id: sites.length, range: [call.range[1], end], release, ...(block ? { disposed: true } : {}), ...gapsOf(call, [call.range[1], end], binding) });
   }
   sites.push(...handedOverSections(input, sites).map((site) => ({ ...site, id: -1 })));
   // Source order, numbered in it.

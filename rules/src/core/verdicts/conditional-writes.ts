@@ -12,6 +12,7 @@ import { calleeName, contains, enclosingFunction, unwrap, type Node } from '../a
 import type { AnyWriteSite, FileAnalysis, WriteReading, WriteSite } from '../file-analysis.js';
 import { isTokenColumnByName, sameColumn } from '../sinks/fence-judgement.js';
 import type { WriteVerdict } from '../sinks/sql-writes.js';
+import { inSection as runsInSection } from '../locks/untaken-branches.js';
 
 export interface ConditionalWrite {
   site: AnyWriteSite;
@@ -94,7 +95,7 @@ export function findConditionalWrites(analysis: FileAnalysis, sourceCode: Source
     if (found) out.push(found);
   }
   if (analysis.calls.length > 0 && TOKEN_WORD.test(sourceCode.text)) {
-    const inSection = (node: Node) => analysis.acquires.some((a) => contains(a.range, node)) || analysis.sectionOf(node) !== undefined;
+    const inSection = (node: Node) => analysis.acquires.some((a) => runsInSection(a, node)) || analysis.sectionOf(node) !== undefined;
     const nodes = [...analysis.calls.flatMap(writeNodes), ...analysis.taggedTemplates];
     for (const node of nodes) {
       if (seen.has(node) || inSection(node)) continue;
