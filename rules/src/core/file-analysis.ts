@@ -14,6 +14,7 @@ import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLate
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey } from './locks/held-key-callers.js';
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
+import { agedKnexPurge, agedObjectPurge, agedScoreTrim, agedSqlPurge } from './sinks/aged-rows.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
@@ -28,7 +29,7 @@ import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/su
 import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './sinks/knex-writes.js';
 import { judgeObjectWrite, objectWriteTable, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
 import { isLockTable } from './models/lock-tables.js';
-import { apiWriteFenced, readApiWrite, type ApiWrite } from './sinks/api-writes.js';
+import { apiWriteFenced, readApiWrite, redisCommandOf, type ApiWrite } from './sinks/api-writes.js';
 import { readRecordWrite, recordReceiver } from './sinks/record-writes.js';
 import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
@@ -754,6 +755,8 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
       const verdict = judgeKnexWrite(knex, judge);
       // A counter's step that compares nothing is applied once whenever it lands: no late write.
       if (!verdict.tokenCompared && onlyRelativeKnexWrite(knex)) return undefined;
+      // A purge of rows aged out by the clock removes what every holder removes (see `aged-rows.ts`).
+      if (!verdict.tokenCompared && agedKnexPurge(knex, sourceCode)) return undefined;
       return { sink: 'knex', node, write: knex, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
     }
     const script = readRedisScript(node, sourceCode, env.scripts);
@@ -777,6 +780,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     if (write) {
       const verdict = judgeObjectWrite(write, judge);
       if (!verdict.tokenCompared && onlyRelativeObjectWrite(write)) return undefined;
+      if (!verdict.tokenCompared && agedObjectPurge(write, sourceCode)) return undefined;
       if (!verdict.tokenCompared && env.recheckedBefore?.(write)) return undefined;
       return { sink: 'object', node, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
     }
@@ -790,6 +794,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
     }
     const api = readApiWrite(node, receivers, text);
     if (api) {
+      if (api.api === 'redis' && node.type === AST_NODE_TYPES.CallExpression && agedScoreTrim(node, redisCommandOf(calleeName(node) ?? ''), sourceCode)) return undefined;
       if (api.api === 'redis' && (api.keyText === env.lockKeyText || (node.type === AST_NODE_TYPES.CallExpression && !!node.arguments[0] && env.isOwnLockKey?.(node.arguments[0])))) return undefined;
       // WATCH, then MULTI ... EXEC: EXEC fails when a watched key changed, so the write compares in itself.
       const watched = api.api === 'redis' && node.type === AST_NODE_TYPES.CallExpression && receiverPath(calleeObject(node) ?? node).includes('multi()') && env.watchedBefore?.(node) === true;
@@ -802,7 +807,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
   const verdicts = call.source.analysis.statements
     .filter(isProtectedWrite)
     .map((s) => judgeWrite(s, call, judge))
-    .filter((v) => v.tokenCompared || !onlyRelativeAssignments(v.statement));
+    .filter((v) => v.tokenCompared || (!onlyRelativeAssignments(v.statement) && !agedSqlPurge(v.statement, call, sourceCode)));
   if (verdicts.length === 0) return undefined;
   const statements = verdicts.map((v) => v.statement);
   const guarded = verdicts.every((v) => v.tokenCompared) || lockedByEarlierSelect(call.node, statements, env.earlier);

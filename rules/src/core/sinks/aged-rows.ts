@@ -1,0 +1,201 @@
+/**
+ * Purges of aged rows: a delete, or an update that only clears fields (sets them to null), of the
+ * rows whose time field is below a cutoff read from the clock (`deleteMany({ where: { expiresAt:
+ * { lt: new Date() } } })`, `DELETE FROM sessions WHERE expires_at < now()`, `ZREMRANGEBYSCORE key
+ * -inf <now>`). What such a write removes has aged out for every holder: a late holder's cutoff is
+ * no later than a newer holder's, so it removes a subset of what the newer one removes too, and
+ * puts nothing back. It is no late write.
+ *
+ * Only the clock's cutoff, compared as an upper bound in a conjunct of the write's own filter, and
+ * only removal: an update that stores any other value by the same filter (`SET state = 'overdue'
+ * WHERE due_at < now()`, a lease claim `SET owner = $1 WHERE expires_at < now()`) changes rows a
+ * newer holder may have moved on, and stays a write to fence. So does emptying the field that
+ * names a row's holder (`SET held_by = NULL WHERE held_at < ...`): that frees claims for the next
+ * claimant, a release the lock rules judge, not a purge.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, constInitializer, memberName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
+import type { SqlStatementInfo } from '../sql/types.js';
+import type { KnexWrite } from './knex-writes.js';
+import type { ObjectWrite } from './object-writes.js';
+import type { SqlCall } from './sql-writes.js';
+
+/** Date library calls that read the clock when called without arguments. */
+const CLOCK_FACTORY = /^(?:dayjs|moment|DateTime\.now|DateTime\.utc|Temporal\.Now\.instant)$/;
+/** Steps back from (or conversions of) a clock value that keep it a cutoff: `subtract(90, 'day')`, `toISOString()`. */
+const CLOCK_STEP = /^(?:subtract|minus|sub|startOf|toISOString|toJSON|toDate|toJSDate|toMillis|getTime|valueOf|unix|toString|toSQL)$/;
+/** date-fns style helpers that step a date back: `subDays(new Date(), 90)`. */
+const DATE_SUB_HELPER = /^sub(?:Milliseconds|Seconds|Minutes|Hours|Days|Weeks|Months|Years)$/;
+
+/**
+ * A value read from the clock at run time, or a point before it: `new Date()`, `Date.now()`,
+ * `new Date(Date.now() - ttl)`, `new Date(now.getTime() - age)`, `dayjs().subtract(7, 'day')`,
+ * `subDays(new Date(), 90)`, and a `const` holding one.
+ */
+export function isClockCutoff(node: Node, sourceCode: SourceCode, depth = 0): boolean {
+  if (depth > 8) return false;
+  const n = unwrap(node);
+  const again = (m: Node | undefined) => !!m && m.type !== AST_NODE_TYPES.SpreadElement && isClockCutoff(m, sourceCode, depth + 1);
+  switch (n.type) {
+    case AST_NODE_TYPES.Identifier: {
+      const init = constInitializer(n, sourceCode);
+      return !!init && again(init);
+    }
+    case AST_NODE_TYPES.NewExpression:
+      if (n.callee.type !== AST_NODE_TYPES.Identifier || n.callee.name !== 'Date') return false;
+      return n.arguments.length === 0 || (n.arguments.length === 1 && again(n.arguments[0]));
+    case AST_NODE_TYPES.BinaryExpression:
+      // `Date.now() - ttl`: a point before now.
+      return n.operator === '-' && again(n.left);
+    case AST_NODE_TYPES.TemplateLiteral:
+      return n.expressions.length === 1 && n.quasis.every((q) => q.value.cooked === '') && again(n.expressions[0]);
+    case AST_NODE_TYPES.CallExpression: {
+      const callee = unwrap(n.callee);
+      const path = sourceCode.getText(callee);
+      if (path === 'Date.now' || (CLOCK_FACTORY.test(path) && n.arguments.length === 0)) return true;
+      if (callee.type === AST_NODE_TYPES.Identifier) {
+        if (callee.name === 'String' || callee.name === 'Number') return n.arguments.length === 1 && again(n.arguments[0]);
+        return DATE_SUB_HELPER.test(callee.name) && again(n.arguments[0]);
+      }
+      if (callee.type === AST_NODE_TYPES.MemberExpression) return CLOCK_STEP.test(memberName(callee) ?? '') && again(callee.object);
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+/** `null`, or Prisma's `Prisma.DbNull` / `Prisma.JsonNull`: a value that clears a field. */
+function isClearing(node: Node): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal) return n.value === null;
+  if (n.type === AST_NODE_TYPES.ObjectExpression) {
+    // Prisma `{ set: null }`.
+    return n.properties.length === 1 && n.properties[0].type === AST_NODE_TYPES.Property && propertyKeyName(n.properties[0]) === 'set' && isClearing(n.properties[0].value);
+  }
+  return n.type === AST_NODE_TYPES.MemberExpression && /^(?:DbNull|JsonNull)$/.test(memberName(n) ?? '');
+}
+
+/**
+ * A field that names who holds the row (`held_by`, `owner`, `lockedBy`, `assignee`): emptying it by
+ * age frees the row for the next claimant, a release of claims rather than a purge, and stays the
+ * lock rules' to judge.
+ */
+const HOLDER_FIELD = /^(?:held|locked|claimed|owned|acquired|reserved|assigned|leased|checked_?out)_?(?:by|to)(?:_?(?:id|name))?$|^(?:owner|holder|worker|assignee|claimant|lessee)(?:_?(?:id|name))?$/i;
+
+/** Every property of a values object clears its field, none of them a holder's. */
+function clearsOnly(values: TSESTree.ObjectExpression | undefined): boolean {
+  return !!values && values.properties.length > 0 && values.properties.every((p) => p.type === AST_NODE_TYPES.Property && isClearing(p.value) && !HOLDER_FIELD.test(propertyKeyName(p) ?? ''));
+}
+
+/** An upper-bound filter value on the clock: Prisma/MongoDB `{ lt: cutoff }`, Sequelize `{ [Op.lt]: cutoff }`, TypeORM `LessThan(cutoff)`. */
+function belowClock(node: Node, sourceCode: SourceCode): boolean {
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.CallExpression) {
+    return /^(?:LessThan|LessThanOrEqual)$/.test(calleeName(n) ?? '') && !!n.arguments[0] && n.arguments[0].type !== AST_NODE_TYPES.SpreadElement && isClockCutoff(n.arguments[0], sourceCode);
+  }
+  if (n.type !== AST_NODE_TYPES.ObjectExpression) return false;
+  return n.properties.some((p) => {
+    if (p.type !== AST_NODE_TYPES.Property) return false;
+    const key = p.computed && p.key.type === AST_NODE_TYPES.MemberExpression ? memberName(p.key) : propertyKeyName(p);
+    return /^\$?(?:lt|lte)$/.test(key ?? '') && isClockCutoff(p.value, sourceCode);
+  });
+}
+
+/** A filter one of whose own conjuncts keeps only rows below the clock (also inside an `AND` list). */
+function filterBelowClock(filter: TSESTree.ObjectExpression, sourceCode: SourceCode): boolean {
+  return filter.properties.some((p) => {
+    if (p.type !== AST_NODE_TYPES.Property) return false;
+    const key = propertyKeyName(p);
+    if (key === 'AND' || key === '$and') {
+      const list = unwrap(p.value);
+      return list.type === AST_NODE_TYPES.ArrayExpression && list.elements.some((e) => !!e && unwrap(e).type === AST_NODE_TYPES.ObjectExpression && filterBelowClock(unwrap(e) as TSESTree.ObjectExpression, sourceCode));
+    }
+    if (key === 'OR' || key === '$or' || key === 'NOT' || key === '$nor' || key === '$not') return false;
+    return belowClock(p.value, sourceCode);
+  });
+}
+
+/** An object-API delete, or update that only clears fields, of the records aged out by the clock. */
+export function agedObjectPurge(write: ObjectWrite, sourceCode: SourceCode): boolean {
+  if (write.operations || write.record || !write.filter) return false;
+  if (write.kind !== 'delete' && !(write.kind === 'update' && clearsUpdate(write))) return false;
+  return filterBelowClock(write.filter, sourceCode);
+}
+
+/** The update stores nothing but nulls: its values, and for MongoDB an update document of `$set` nulls and `$unset` only. */
+function clearsUpdate(write: ObjectWrite): boolean {
+  if (write.api === 'mongodb' && write.node.type === AST_NODE_TYPES.CallExpression) {
+    const update = write.node.arguments[1] && unwrap(write.node.arguments[1]);
+    if (update?.type !== AST_NODE_TYPES.ObjectExpression || update.properties.length === 0) return false;
+    return update.properties.every((p) => {
+      if (p.type !== AST_NODE_TYPES.Property) return false;
+      const key = propertyKeyName(p);
+      const value = unwrap(p.value);
+      if (key === '$unset') return value.type === AST_NODE_TYPES.ObjectExpression && value.properties.every((q) => q.type === AST_NODE_TYPES.Property && !HOLDER_FIELD.test(propertyKeyName(q) ?? ''));
+      return key === '$set' && value.type === AST_NODE_TYPES.ObjectExpression && clearsOnly(value);
+    });
+  }
+  return clearsOnly(write.values);
+}
+
+/** SQL functions that read the clock, and those that step a time back or convert it. */
+const SQL_CLOCK = new Set(['now', 'current_timestamp', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'localtimestamp', 'current_date', 'utc_timestamp', 'sysdate', 'unix_timestamp']);
+const SQL_TIME_STEP = new Set(['date_sub', 'subdate', 'to_timestamp', 'extract', 'date_trunc', 'timezone', 'make_interval']);
+const SQL_CLOCK_KEYWORD = /^\s*\(?\s*(?:current_timestamp|current_date|localtimestamp)\b/i;
+
+/** A SQL value that is the clock or a point before it: `now()`, `NOW() - INTERVAL '1 day'`, `$2` bound to `new Date()`. */
+function sqlClockCutoff(value: SqlStatementInfo['conditions'][number]['value'], call: SqlCall, sourceCode: SourceCode): boolean {
+  if (value.columns.length > 0 || /\+/.test(value.text)) return false;
+  if (!value.functions.every((f) => SQL_CLOCK.has(f) || SQL_TIME_STEP.has(f))) return false;
+  const clock = value.functions.some((f) => SQL_CLOCK.has(f)) || SQL_CLOCK_KEYWORD.test(value.text);
+  if (value.params.length === 0) return clock;
+  return value.params.every((n) => {
+    const bound = call.param(n);
+    if (!bound) return false;
+    // `expires_at < $1` with `Date.now()`, or `created_at < now() - $1::interval` with a literal age.
+    return isClockCutoff(bound, sourceCode) || (clock && (staticString(bound) !== undefined || unwrap(bound).type === AST_NODE_TYPES.Literal));
+  });
+}
+
+/** A SQL DELETE, or UPDATE that only sets columns to NULL, whose own WHERE keeps rows below the clock, with no OR. */
+export function agedSqlPurge(statement: SqlStatementInfo, call: SqlCall, sourceCode: SourceCode): boolean {
+  if (statement.kind === 'update') {
+    if (statement.upsert || statement.assignments.length === 0 || !statement.assignments.every((a) => /^\s*null\s*$/i.test(a.value.text) && !HOLDER_FIELD.test(a.column))) return false;
+  } else if (statement.kind !== 'delete') {
+    return false;
+  }
+  const where = statement.edit.whereRange;
+  if (!where) return false;
+  const text = call.source.analysis.text.slice(where.start, where.end);
+  if (/\b(?:OR|NOT)\b/i.test(text)) return false;
+  return statement.conditions.some(
+    (c) => (c.op === '<' || c.op === '<=') && (c.relation === undefined || statement.table === undefined || c.relation === statement.table) && sqlClockCutoff(c.value, call, sourceCode),
+  );
+}
+
+/** knex: `.where('expires_at', '<', new Date()).del()` (or an update of nulls), with no `orWhere`. */
+export function agedKnexPurge(write: KnexWrite, sourceCode: SourceCode): boolean {
+  if (write.kind !== 'delete' && !(write.kind === 'update' && clearsOnly(write.values))) return false;
+  if (write.links.some((l) => /^or/i.test(calleeName(l) ?? ''))) return false;
+  return write.links.some((l) => {
+    if (!/^(?:where|andWhere)$/.test(calleeName(l) ?? '') || l.arguments.length !== 3) return false;
+    const op = staticString(l.arguments[1]);
+    return (op === '<' || op === '<=') && isClockCutoff(l.arguments[2], sourceCode);
+  });
+}
+
+/**
+ * Redis `ZREMRANGEBYSCORE key -inf <now>`: every member scored below the clock, members scored by
+ * time that have aged out. Only from `-inf` (also `-Infinity`): a range with a floor of its own
+ * (`0`, a score handed in) removes a band the holder chose, and stays a write.
+ */
+export function agedScoreTrim(call: TSESTree.CallExpression, command: string, sourceCode: SourceCode): boolean {
+  if (command !== 'zremrangebyscore' || call.arguments.length !== 3) return false;
+  const [, min, max] = call.arguments;
+  if (min.type === AST_NODE_TYPES.SpreadElement || max.type === AST_NODE_TYPES.SpreadElement) return false;
+  const low = unwrap(min);
+  const lowest = /^-inf$/i.test(staticString(low) ?? '') || (low.type === AST_NODE_TYPES.UnaryExpression && low.operator === '-' && sourceCode.getText(low.argument) === 'Infinity');
+  return lowest && isClockCutoff(max, sourceCode);
+}
