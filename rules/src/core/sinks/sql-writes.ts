@@ -288,12 +288,25 @@ function comparesToken(c: SqlComparison, statement: SqlStatementInfo, call: SqlC
   return optimisticSqlCheck(c, statement, (n) => call.param(n), options);
 }
 
+function raisesPlainValue(c: SqlComparison, statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): boolean {
+  if (c.op !== '<' && c.op !== '<=') return false;
+  const column = bareColumn(c.column);
+  if (!isMonotonicColumn(column) || isTokenColumnByName(column, options) || isCompareAndSetColumnByName(column)) return false;
+  const values = c.value.params.map((n) => call.param(n));
+  if (values.length === 0 || values.some((v) => v === undefined || options.isTokenValue(v))) return false;
+  if (optimisticSqlCheck(c, statement, (n) => call.param(n), options)) return false;
+  return statement.assignments.some((a) => sameColumn(a.column, column) && sameSqlValue(a.value, c.value, call));
+}
+
 export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): WriteVerdict {
   // `SET value = CASE WHEN t.fence_token < EXCLUDED.fence_token THEN ... END` guards the assignment itself.
   const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, statement, call, options));
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
   if (isSetOnceSqlClaim(comparison, statement)) return { statement, tokenCompared: true, tokenStored: true, tokenless: true };
   const column = bareColumn(comparison.column);
+  // A plain value, no token, stored only where the stored one is below it: the write only raises
+  // the column, and a refused one leaves the larger value there, so there is no refusal to read.
+  if (raisesPlainValue(comparison, statement, call, options)) return { statement, tokenCompared: true, tokenStored: true, tokenless: true, column, comparison };
   // An optimistic check stores its own stamp: it needs no token stored.
   const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete' && !optimisticSqlCheck(comparison, statement, (n) => call.param(n), options);
   const stored = !needsStore || statement.assignments.some((a) => sameColumn(a.column, column));
