@@ -104,6 +104,8 @@ export interface CallWriteSite {
   flow: SourceLocation[];
   /** The write inside fences on an argument, and this call passes a clock, random or constant value there. */
   nonTokenArgument?: Node;
+  /** The other unfenced writes inside, each at its own place (a function that writes three keys makes three late writes). */
+  furtherUnfenced?: WriteSummary[];
 }
 
 export type WriteSite = (SqlWriteSite | KnexWriteSite | ObjectWriteSite | ApiWriteSite | CallWriteSite) & {
@@ -706,7 +708,11 @@ function sharedHelperCalls(writes: WriteSite[], acquires: readonly AcquireSite[]
     const label = writeLabelOf(write, sourceCode);
     write.reachedFrom = reaching.map(({ call, acquire, path }) => {
       const known = byCall.get(call);
-      if (known) return known;
+      if (known) {
+        // A further write of the same helper: reported at the same call, at its own place.
+        (known.furtherUnfenced ??= []).push({ sink: write.sink, label, at, fenced: false, conditionArgs: [], reportedThere: false, flow: [...path.map((c) => locationOf(file, c)), at] });
+        return known;
+      }
       const helper = functions.callee(call)!;
       const summary: WriteSummary = { sink: write.sink, label, at, fenced: false, conditionArgs: [], reportedThere: false, flow: [...path.map((c) => locationOf(file, c)), at] };
       const callee: FunctionSummary = { name: sourceCode.getText(call.callee), at: locationOf(file, helper), params: [], releases: [], writes: [summary], partial: false };
@@ -961,8 +967,27 @@ function callWriteSite(
   if (callee.partial && !unfenced) return undefined;
   const write = unfenced ?? writes[0];
   const flow = [...(acquire.flow ?? [locationOf(project.file, acquire.node)]), locationOf(project.file, node), ...write.flow];
-  return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow, nonTokenArgument: unfenced && nonToken(unfenced) };
+  const places = new Set([placeKey(write)]);
+  const furtherUnfenced = unfenced
+    ? writes.filter((w) => {
+        if (w === unfenced || fencedHere(w) || places.has(placeKey(w))) return false;
+        places.add(placeKey(w));
+        return true;
+      })
+    : [];
+  return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow, nonTokenArgument: unfenced && nonToken(unfenced), ...(furtherUnfenced.length > 0 ? { furtherUnfenced } : {}) };
 }
+
+/**
+ * Where a summarised write is made: one place is one late write, however many paths reach it.
+ * Commands queued on a Redis pipeline or MULTI go out together at `exec()`: one write per module.
+ */
+function placeKey(write: WriteSummary): string {
+  if (QUEUED_COMMAND.test(write.label)) return `${write.at.file}:queued`;
+  return `${write.at.file}:${write.at.line}:${write.at.column}`;
+}
+
+const QUEUED_COMMAND = /^`?(?:[\w$]+\.)*(?:pipeline|multi|batch)(?:\(\))?\.\w+`?$/i;
 
 /** Columns that keep a lease itself: its holder, its expiry, its token, its heartbeat. */
 const LEASE_COLUMN = /^(?:lease|lock|owner|holder|locked_?by|owned_?by|worker|claimed_?by)|expir|until|heartbeat|ttl|deadline|renewed|fenc|token|generation|epoch/i;

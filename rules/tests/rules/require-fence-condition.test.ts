@@ -3329,12 +3329,13 @@ export async function clear(sku: string) {
   ],
 });
 
-// One call under a lock that leads to several unfenced writes is one finding at that call.
-ruleTester.run('require-fence-condition: one finding per call', rule, {
+// One call under a lock that leads to several unfenced writes makes each of them late: one
+// finding per write at that call, each naming its own place.
+ruleTester.run('require-fence-condition: one finding per write of a call', rule, {
   valid: [],
   invalid: [
     {
-      name: 'a shared helper with two writes is reported once at each locked call, naming its first write',
+      name: 'a shared helper with two writes is reported twice at each locked call, once per write',
       code: `import Redlock from 'redlock';
 import { Pool } from 'pg';
 const pool = new Pool();
@@ -3359,7 +3360,10 @@ class Dispatcher {
 `,
       errors: [
         { messageId: 'callWritesUnfenced', line: 12, data: { write: '`UPDATE jobs`', where: '<text>:7', acquire: '`redlock.acquire` (line 11)' } },
+        { messageId: 'callWritesUnfenced', line: 12, data: { write: '`UPDATE workers`', where: '<text>:8', acquire: '`redlock.acquire` (line 11)' } },
         { messageId: 'callWritesUnfenced', line: 17 },
+        { messageId: 'callWritesUnfenced', line: 17 },
+        { messageId: 'callWritesUnfenced', line: 18 },
         { messageId: 'callWritesUnfenced', line: 18 },
       ],
     },
