@@ -14,6 +14,7 @@ import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLate
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey } from './locks/held-key-callers.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
+import { firstAwaitEnd, startedJustBeforeRelease } from './locks/unawaited-calls.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
 import { FunctionIndex } from './modules/functions.js';
@@ -487,6 +488,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const reached = new Map<FunctionNode, AcquireSite>();
   // The call in the section itself through which a function is reached (`renameShelf(id)`).
   const enteredBy = new Map<FunctionNode, TSESTree.CallExpression>();
+  // Functions the section starts without waiting for, right before its release: what they run
+  // after their first `await` runs once the lock is given back (from this offset on).
+  const releasedBefore = new Map<FunctionNode, number>();
   for (const site of acquires) {
     const queue: Array<{ range: TSESTree.Range; depth: number }> = [{ range: site.range, depth: 0 }];
     while (queue.length > 0) {
@@ -498,7 +502,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         if (!fn || reached.has(fn) || contains(fn, site.node)) continue;
         reached.set(fn, site);
         if (depth === 0) enteredBy.set(fn, call);
-        queue.push({ range: bodyOf(fn), depth: depth + 1 });
+        const late = depth === 0 && startedJustBeforeRelease(call, site, sourceCode) ? firstAwaitEnd(fn) : undefined;
+        if (late !== undefined) releasedBefore.set(fn, late);
+        const body = bodyOf(fn);
+        queue.push({ range: late !== undefined ? [body[0], late] : body, depth: depth + 1 });
       }
     }
   }
@@ -535,7 +542,12 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       if (contains(site.range, node) && (!best || best.range[0] <= site.range[0])) best = site;
     }
     if (best) return best;
-    for (const [fn, site] of reached) if (contains(bodyOf(fn), node)) return site;
+    for (const [fn, site] of reached) {
+      if (!contains(bodyOf(fn), node)) continue;
+      const late = releasedBefore.get(fn);
+      if (late !== undefined && node.range[0] >= late) return undefined;
+      return site;
+    }
     return undefined;
   };
 
