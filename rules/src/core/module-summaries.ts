@@ -1409,6 +1409,11 @@ class ModuleSummarizer implements ModuleBuilder {
       return [...new Set(params)].map((n) => reading.call.param(n)).filter((v): v is Node => v !== undefined);
     }
     if (reading.sink === 'knex') return chainEqualityValues(reading.write.links);
+    // Redis: the key the command writes (`room:${room.id}` after the room was created).
+    if (reading.sink === 'api' && reading.write.api === 'redis') {
+      const key = reading.write.node.type === AST_NODE_TYPES.CallExpression ? reading.write.node.arguments[0] : undefined;
+      return key && key.type !== AST_NODE_TYPES.SpreadElement ? [key] : [];
+    }
     if (reading.sink !== 'object' || reading.write.record) return [];
     // Builders: `.where(and(eq(t.org, org), eq(t.id, jobId)))`, `.where('id', '=', id)`, Supabase `.eq('id', id)`.
     if (reading.write.links.length > 0 && !reading.write.filter) {
