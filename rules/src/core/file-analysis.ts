@@ -16,6 +16,7 @@ import { namesHeldKey } from './locks/held-key-callers.js';
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
 import { agedKnexPurge, agedObjectPurge, agedScoreTrim, agedSqlPurge } from './sinks/aged-rows.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
+import { firstAwaitEnd, startedJustBeforeRelease } from './locks/unawaited-calls.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
 import { FunctionIndex } from './modules/functions.js';
@@ -106,6 +107,8 @@ export interface CallWriteSite {
   flow: SourceLocation[];
   /** The write inside fences on an argument, and this call passes a clock, random or constant value there. */
   nonTokenArgument?: Node;
+  /** The other unfenced writes inside, each at its own place (a function that writes three keys makes three late writes). */
+  furtherUnfenced?: WriteSummary[];
 }
 
 export type WriteSite = (SqlWriteSite | KnexWriteSite | ObjectWriteSite | ApiWriteSite | CallWriteSite) & {
@@ -487,6 +490,9 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const reached = new Map<FunctionNode, AcquireSite>();
   // The call in the section itself through which a function is reached (`renameShelf(id)`).
   const enteredBy = new Map<FunctionNode, TSESTree.CallExpression>();
+  // Functions the section starts without waiting for, right before its release: what they run
+  // after their first `await` runs once the lock is given back (from this offset on).
+  const releasedBefore = new Map<FunctionNode, number>();
   for (const site of acquires) {
     const queue: Array<{ range: TSESTree.Range; depth: number }> = sectionRanges(site).map((range) => ({ range, depth: 0 }));
     while (queue.length > 0) {
@@ -498,7 +504,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         if (!fn || reached.has(fn) || contains(fn, site.node)) continue;
         reached.set(fn, site);
         if (depth === 0) enteredBy.set(fn, call);
-        queue.push({ range: bodyOf(fn), depth: depth + 1 });
+        const late = depth === 0 && startedJustBeforeRelease(call, site, sourceCode) ? firstAwaitEnd(fn) : undefined;
+        if (late !== undefined) releasedBefore.set(fn, late);
+        const body = bodyOf(fn);
+        queue.push({ range: late !== undefined ? [body[0], late] : body, depth: depth + 1 });
       }
     }
   }
@@ -535,7 +544,12 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       if (inSection(site, node) && (!best || best.range[0] <= site.range[0])) best = site;
     }
     if (best) return best;
-    for (const [fn, site] of reached) if (contains(bodyOf(fn), node)) return site;
+    for (const [fn, site] of reached) {
+      if (!contains(bodyOf(fn), node)) continue;
+      const late = releasedBefore.get(fn);
+      if (late !== undefined && node.range[0] >= late) return undefined;
+      return site;
+    }
     return undefined;
   };
 
@@ -708,7 +722,11 @@ function sharedHelperCalls(writes: WriteSite[], acquires: readonly AcquireSite[]
     const label = writeLabelOf(write, sourceCode);
     write.reachedFrom = reaching.map(({ call, acquire, path }) => {
       const known = byCall.get(call);
-      if (known) return known;
+      if (known) {
+        // A further write of the same helper: reported at the same call, at its own place.
+        (known.furtherUnfenced ??= []).push({ sink: write.sink, label, at, fenced: false, conditionArgs: [], reportedThere: false, flow: [...path.map((c) => locationOf(file, c)), at] });
+        return known;
+      }
       const helper = functions.callee(call)!;
       const summary: WriteSummary = { sink: write.sink, label, at, fenced: false, conditionArgs: [], reportedThere: false, flow: [...path.map((c) => locationOf(file, c)), at] };
       const callee: FunctionSummary = { name: sourceCode.getText(call.callee), at: locationOf(file, helper), params: [], releases: [], writes: [summary], partial: false };
@@ -981,8 +999,27 @@ function callWriteSite(
   if (callee.partial && !unfenced) return undefined;
   const write = unfenced ?? writes[0];
   const flow = [...(acquire.flow ?? [locationOf(project.file, acquire.node)]), locationOf(project.file, node), ...write.flow];
-  return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow, nonTokenArgument: unfenced && nonToken(unfenced) };
+  const places = new Set([placeKey(write)]);
+  const furtherUnfenced = unfenced
+    ? writes.filter((w) => {
+        if (w === unfenced || fencedHere(w) || places.has(placeKey(w))) return false;
+        places.add(placeKey(w));
+        return true;
+      })
+    : [];
+  return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow, nonTokenArgument: unfenced && nonToken(unfenced), ...(furtherUnfenced.length > 0 ? { furtherUnfenced } : {}) };
 }
+
+/**
+ * Where a summarised write is made: one place is one late write, however many paths reach it.
+ * Commands queued on a Redis pipeline or MULTI go out together at `exec()`: one write per module.
+ */
+function placeKey(write: WriteSummary): string {
+  if (QUEUED_COMMAND.test(write.label)) return `${write.at.file}:queued`;
+  return `${write.at.file}:${write.at.line}:${write.at.column}`;
+}
+
+const QUEUED_COMMAND = /^`?(?:[\w$]+\.)*(?:pipeline|multi|batch)(?:\(\))?\.\w+`?$/i;
 
 /** Columns that keep a lease itself: its holder, its expiry, its token, its heartbeat. */
 const LEASE_COLUMN = /^(?:lease|lock|owner|holder|locked_?by|owned_?by|worker|claimed_?by)|expir|until|heartbeat|ttl|deadline|renewed|fenc|token|generation|epoch/i;

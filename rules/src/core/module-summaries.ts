@@ -500,7 +500,62 @@ class ModuleSummarizer implements ModuleBuilder {
     // A class without a constructor of its own is built by its base's.
     const construct = ctor ? this.constructorSummary(node, ctor.value, className) : inheritedConstruct;
     const implemented = (node.implements ?? []).flatMap((i) => (i.expression.type === AST_NODE_TYPES.Identifier ? [i.expression.name] : []));
-    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks], implements: implemented, ...(staticReceivers.size > 0 ? { staticReceivers } : {}), ...(fieldReceivers.size > 0 ? { fieldReceivers } : {}), construct };
+    const fieldInstances = this.fieldInstances(node, ctor);
+    return { kind: 'class', name: className, statics, methods, inProcessLocks: [...inProcessLocks], implements: implemented, ...(staticReceivers.size > 0 ? { staticReceivers } : {}), ...(fieldReceivers.size > 0 ? { fieldReceivers } : {}), ...(fieldInstances.size > 0 ? { fieldInstances } : {}), construct };
+  }
+
+  /** Classes whose field instances are being read, so a class that holds an instance of itself ends. */
+  private readonly readingFields = new Set<Node>();
+
+  /**
+   * Public instance fields given an instance of a project class, imported or of this module: by
+   * the field's initializer or by a `this.x = new X(...)` statement of the constructor. Private
+   * and protected fields are left out: no caller reaches them.
+   */
+  private fieldInstances(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression, ctor: TSESTree.MethodDefinition | undefined): Map<string, ExportSummary> {
+    const out = new Map<string, ExportSummary>();
+    if (this.readingFields.has(node)) return out;
+    this.readingFields.add(node);
+    try {
+      const hidden = new Set<string>();
+      for (const member of node.body.body) {
+        if (member.type !== AST_NODE_TYPES.PropertyDefinition) continue;
+        const key = propertyKeyName(member);
+        if (key && (member.accessibility === 'private' || member.accessibility === 'protected' || member.key.type === AST_NODE_TYPES.PrivateIdentifier)) hidden.add(key);
+      }
+      for (const param of ctor?.value.params ?? []) {
+        if (param.type !== AST_NODE_TYPES.TSParameterProperty || param.accessibility === 'public') continue;
+        const id = param.parameter.type === AST_NODE_TYPES.AssignmentPattern ? param.parameter.left : param.parameter;
+        if (id.type === AST_NODE_TYPES.Identifier) hidden.add(id.name);
+      }
+      const consider = (name: string, value: Node) => {
+        if (hidden.has(name) || out.has(name)) return;
+        const v = unwrap(value);
+        if (v.type !== AST_NODE_TYPES.NewExpression || v.callee.type !== AST_NODE_TYPES.Identifier) return;
+        const target = this.localTarget(v.callee.name);
+        const cls =
+          target.kind === 'reexport'
+            ? this.view.exportOf(target.file, target.name)
+            : target.kind === 'node' && (target.node.type === AST_NODE_TYPES.ClassDeclaration || target.node.type === AST_NODE_TYPES.ClassExpression)
+              ? this.summarizeNode(target.node, v.callee.name, 1)
+              : undefined;
+        if (cls?.kind === 'class') out.set(name, { kind: 'object', members: cls.methods, ...(cls.fieldInstances ? { values: cls.fieldInstances } : {}) });
+      };
+      for (const member of node.body.body) {
+        if (member.type !== AST_NODE_TYPES.PropertyDefinition || member.static || !member.value) continue;
+        const key = propertyKeyName(member);
+        if (key) consider(key, member.value);
+      }
+      for (const statement of ctor?.value.body?.body ?? []) {
+        if (statement.type !== AST_NODE_TYPES.ExpressionStatement || statement.expression.type !== AST_NODE_TYPES.AssignmentExpression) continue;
+        const { left, right } = statement.expression;
+        if (left.type !== AST_NODE_TYPES.MemberExpression || left.computed || left.object.type !== AST_NODE_TYPES.ThisExpression || left.property.type !== AST_NODE_TYPES.Identifier) continue;
+        consider(left.property.name, right);
+      }
+    } finally {
+      this.readingFields.delete(node);
+    }
+    return out;
   }
 
   /**
@@ -1355,6 +1410,11 @@ class ModuleSummarizer implements ModuleBuilder {
       return [...new Set(params)].map((n) => reading.call.param(n)).filter((v): v is Node => v !== undefined);
     }
     if (reading.sink === 'knex') return chainEqualityValues(reading.write.links);
+    // Redis: the key the command writes (`room:${room.id}` after the room was created).
+    if (reading.sink === 'api' && reading.write.api === 'redis') {
+      const key = reading.write.node.type === AST_NODE_TYPES.CallExpression ? reading.write.node.arguments[0] : undefined;
+      return key && key.type !== AST_NODE_TYPES.SpreadElement ? [key] : [];
+    }
     if (reading.sink !== 'object' || reading.write.record) return [];
     // Builders: `.where(and(eq(t.org, org), eq(t.id, jobId)))`, `.where('id', '=', id)`, Supabase `.eq('id', id)`.
     if (reading.write.links.length > 0 && !reading.write.filter) {

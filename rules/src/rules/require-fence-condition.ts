@@ -86,6 +86,19 @@ export default createRule<Options, MessageIds>({
                 value: write.nonTokenArgument ? codeSpan(sourceCode.getText(write.nonTokenArgument), 24) : '',
               },
             });
+            // Each further unfenced write inside is a late write of its own, named at the same call.
+            for (const further of write.furtherUnfenced ?? []) {
+              context.report({
+                loc: callHeadLoc(write.node),
+                messageId: 'callWritesUnfenced',
+                data: {
+                  write: codeSpan(further.label.replace(/^`|`$/g, ''), 24),
+                  where: `${fileLabel(further.at.file)}:${further.at.line}`,
+                  acquire: acquirePlace(acquire, reportedLine),
+                  value: '',
+                },
+              });
+            }
             continue;
           }
           // Compared but not stored is require-token-update's finding.

@@ -2257,6 +2257,76 @@ export async function advance(streamId: string, offset: number, note: string) {
   ],
 });
 
+
+// A column compared below a value and set to that value can only move forward: with `$n` the
+// statement says so by one number, with positional `?` placeholders by the same expression given
+// twice in the values array.
+ruleTester.run('require-fence-condition: one value given twice to ? placeholders', rule, {
+  valid: [
+    {
+      name: 'a level stored only where the stored level is lower, Postgres quoting and ? placeholders',
+      code: `import Redlock from 'redlock';
+import { db } from './db';
+const redlock = new Redlock([]);
+export async function promote(memberId: string, level: number) {
+  const lock = await redlock.acquire([\`member:\${memberId}\`], 5000);
+  try {
+    await db.query('UPDATE "members" SET "trustLevel" = ? WHERE "memberId" = ? AND "trustLevel" < ?', [level, memberId, level]);
+  } finally {
+    await lock.release();
+  }
+}`,
+    },
+    {
+      name: 'mysql2, the same member path on both sides',
+      code: `import Redlock from 'redlock';
+import mysql from 'mysql2/promise';
+const pool = mysql.createPool({});
+const redlock = new Redlock([]);
+export async function advance(job: { id: string; step: number }) {
+  const lock = await redlock.acquire([\`job:\${job.id}\`], 5000);
+  try {
+    await pool.execute('UPDATE jobs SET step = ? WHERE id = ? AND step < ?', [job.step, job.id, job.step]);
+  } finally {
+    await lock.release();
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the compared value is another variable',
+      code: `import Redlock from 'redlock';
+import { db } from './db';
+const redlock = new Redlock([]);
+export async function promote(memberId: string, level: number, cap: number) {
+  const lock = await redlock.acquire([\`member:\${memberId}\`], 5000);
+  try {
+    await db.query('UPDATE "members" SET "trustLevel" = ? WHERE "memberId" = ? AND "trustLevel" < ?', [level, memberId, cap]);
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7 }],
+    },
+    {
+      name: 'a time column compared with the same clock value is last-write-wins by clock',
+      code: `import Redlock from 'redlock';
+import { db } from './db';
+const redlock = new Redlock([]);
+export async function touch(memberId: string, seenAt: Date) {
+  const lock = await redlock.acquire([\`member:\${memberId}\`], 5000);
+  try {
+    await db.query('UPDATE "members" SET "updatedAt" = ? WHERE "memberId" = ? AND "updatedAt" < ?', [seenAt, memberId, seenAt]);
+  } finally {
+    await lock.release();
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7 }],
+    },
+  ],
+});
+
 // A counter's step (`$inc`, `{ decrement: n }`, `SET n = n - $1`) changes the stored value relative
 // to itself: applied late it is applied once and overwrites nothing a newer holder wrote. Beside
 // any absolute assignment the update still overwrites, and the counter that issues tokens is a
@@ -3259,12 +3329,13 @@ export async function clear(sku: string) {
   ],
 });
 
-// One call under a lock that leads to several unfenced writes is one finding at that call.
-ruleTester.run('require-fence-condition: one finding per call', rule, {
+// One call under a lock that leads to several unfenced writes makes each of them late: one
+// finding per write at that call, each naming its own place.
+ruleTester.run('require-fence-condition: one finding per write of a call', rule, {
   valid: [],
   invalid: [
     {
-      name: 'a shared helper with two writes is reported once at each locked call, naming its first write',
+      name: 'a shared helper with two writes is reported twice at each locked call, once per write',
       code: `import Redlock from 'redlock';
 import { Pool } from 'pg';
 const pool = new Pool();
@@ -3289,7 +3360,10 @@ class Dispatcher {
 `,
       errors: [
         { messageId: 'callWritesUnfenced', line: 12, data: { write: '`UPDATE jobs`', where: '<text>:7', acquire: '`redlock.acquire` (line 11)' } },
+        { messageId: 'callWritesUnfenced', line: 12, data: { write: '`UPDATE workers`', where: '<text>:8', acquire: '`redlock.acquire` (line 11)' } },
         { messageId: 'callWritesUnfenced', line: 17 },
+        { messageId: 'callWritesUnfenced', line: 17 },
+        { messageId: 'callWritesUnfenced', line: 18 },
         { messageId: 'callWritesUnfenced', line: 18 },
       ],
     },

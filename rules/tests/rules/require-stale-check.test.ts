@@ -601,3 +601,51 @@ ruleTester.run('require-stale-check', rule, {
     },
   ],
 });
+
+// A plain value stored only where the stored one is below it (`SET level = $1 WHERE level < $1`)
+// only raises the column: a refused write leaves a larger value there and nothing to react to.
+// The same shape with a fence token compared is a fence whose refusal must be read.
+ruleTester.run('require-stale-check: raise-only writes of plain values', rule, {
+  valid: [
+    {
+      name: 'a trust level raised under a redlock lease, result dropped',
+      code: `import Redlock from 'redlock';
+import { Pool } from 'pg';
+const pool = new Pool();
+const redlock = new Redlock([]);
+export async function promote(memberId: string, level: number) {
+  const lock = await redlock.acquire(['member:' + memberId], 5000);
+  try {
+    await pool.query('UPDATE members SET trust_level = $1 WHERE member_id = $2 AND trust_level < $1', [level, memberId]);
+  } finally {
+    await lock.release();
+  }
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the same shape comparing the fence token the lease gave, result dropped',
+      code: `${pg}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  await pool.query('UPDATE docs SET body = $1, revision = $2 WHERE id = $3 AND revision < $2', [body, fenceToken, id]);
+}`,
+      errors: [
+        {
+          messageId: 'ignored',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'throwOnStale',
+              output: `${pg}export async function save(id: string, body: string) {
+  const { fenceToken } = await authority.acquire(id);
+  const result = await pool.query('UPDATE docs SET body = $1, revision = $2 WHERE id = $3 AND revision < $2', [body, fenceToken, id]);
+  if (result.rowCount === 0) throw new Error('stale fence token: the write was refused');
+}`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});

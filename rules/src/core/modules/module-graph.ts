@@ -633,7 +633,7 @@ export class ProjectView {
     const found = this.exportOfBinding(binding);
     if (found?.kind === 'class') {
       const file = this.resolve(binding.source);
-      return (file ? this.containerBoundLease(file, found) : undefined) ?? { kind: 'object', members: found.methods };
+      return (file ? this.containerBoundLease(file, found) : undefined) ?? { kind: 'object', members: found.methods, ...(found.fieldInstances ? { values: found.fieldInstances } : {}) };
     }
     if (found?.kind !== 'object' || !found.interfaceName) return found;
     // An interface that no class here implements is read as written (a bundle of typed properties).

@@ -359,7 +359,7 @@ function ownMethodNamed(node: Node, name: string): boolean {
 
 /** An instance of an exported class: its methods, as an object's members. */
 function asInstance(exported: ExportSummary | undefined): ExportSummary | undefined {
-  return exported?.kind === 'class' ? { kind: 'object', members: exported.methods } : exported;
+  return exported?.kind === 'class' ? { kind: 'object', members: exported.methods, ...(exported.fieldInstances ? { values: exported.fieldInstances } : {}) } : exported;
 }
 
 /** Member `name` of an exported object or class (statics), as an export. */

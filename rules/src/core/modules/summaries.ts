@@ -198,6 +198,12 @@ export type ExportSummary =
       fieldReceivers?: Map<string, ReceiverKind>;
       /** The interfaces it names in `implements`, so a value typed as one can be read as this class. */
       implements?: string[];
+      /**
+       * Public instance fields that hold an instance of a project class (`this.users = new UserStore()`
+       * in the constructor, `users = new UserStore()`), as that instance: `svc.users.purge()` is read
+       * as `UserStore`'s method.
+       */
+      fieldInstances?: Map<string, ExportSummary>;
     }
   /** An object: an exported instance or object literal; `values` are its other members (nested objects, clients). */
   | {

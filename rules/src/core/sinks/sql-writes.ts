@@ -16,7 +16,7 @@ import { readSqlSource, type SqlSource } from '../sql/index.js';
 import type { SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js';
 import { optimisticSqlCheck } from './optimistic-checks.js';
 import { isSetOnceSqlClaim } from './set-once-claims.js';
-import { bareColumn, isCompareAndSetColumnByName, isMonotonicColumn, isTokenColumnByName, sameColumn, type FenceJudgeOptions } from './fence-judgement.js';
+import { bareColumn, isCompareAndSetColumnByName, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 
 export interface SqlCall {
   /** Where findings are reported: the call or the tagged template. */
@@ -248,9 +248,19 @@ export function counterOutputs(statement: SqlStatementInfo): string[] {
 
 const COMPARING = new Set(['<', '<=', '=', 'IS NOT DISTINCT FROM']);
 
-/** Same `$n` set, or the same column reference (`incoming.tok`), on both sides. */
-function sameSqlValue(a: SqlValue, b: SqlValue): boolean {
-  if (a.params.length > 0 || b.params.length > 0) return a.params.length === b.params.length && a.params.every((n) => b.params.includes(n));
+/**
+ * Same `$n` set, or the same column reference (`incoming.tok`), on both sides. Positional `?`
+ * placeholders number each use apart, so two single placeholders filled with the same expression
+ * (`[level, id, level]`) are one value too.
+ */
+function sameSqlValue(a: SqlValue, b: SqlValue, call?: SqlCall): boolean {
+  if (a.params.length > 0 || b.params.length > 0) {
+    if (a.params.length === b.params.length && a.params.every((n) => b.params.includes(n))) return true;
+    if (!call || a.params.length !== 1 || b.params.length !== 1 || a.text.trim() !== `$${a.params[0]}` || b.text.trim() !== `$${b.params[0]}`) return false;
+    const x = call.param(a.params[0]);
+    const y = call.param(b.params[0]);
+    return x !== undefined && y !== undefined && sameValueExpression(x, y);
+  }
   return a.columns.length > 0 && a.text.trim() === b.text.trim();
 }
 
@@ -270,12 +280,22 @@ function comparesToken(c: SqlComparison, statement: SqlStatementInfo, call: SqlC
   const known = !values.some((v) => options.isNonTokenValue?.(v));
   if (known && isMonotonicColumn(column)) {
     const ordered = c.op === '<' || c.op === '<=';
-    if (ordered && statement.assignments.some((a) => sameColumn(a.column, column) && sameSqlValue(a.value, c.value))) return true;
+    if (ordered && statement.assignments.some((a) => sameColumn(a.column, column) && sameSqlValue(a.value, c.value, call))) return true;
     if (!ordered && incrementsItself(statement, column)) return true;
   }
   if (isTokenColumnByName(column, options)) return true;
   if (c.op === '=' && isCompareAndSetColumnByName(column)) return true;
   return optimisticSqlCheck(c, statement, (n) => call.param(n), options);
+}
+
+function raisesPlainValue(c: SqlComparison, statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): boolean {
+  if (c.op !== '<' && c.op !== '<=') return false;
+  const column = bareColumn(c.column);
+  if (!isMonotonicColumn(column) || isTokenColumnByName(column, options) || isCompareAndSetColumnByName(column)) return false;
+  const values = c.value.params.map((n) => call.param(n));
+  if (values.length === 0 || values.some((v) => v === undefined || options.isTokenValue(v))) return false;
+  if (optimisticSqlCheck(c, statement, (n) => call.param(n), options)) return false;
+  return statement.assignments.some((a) => sameColumn(a.column, column) && sameSqlValue(a.value, c.value, call));
 }
 
 export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): WriteVerdict {
@@ -284,6 +304,9 @@ export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: 
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
   if (isSetOnceSqlClaim(comparison, statement)) return { statement, tokenCompared: true, tokenStored: true, tokenless: true };
   const column = bareColumn(comparison.column);
+  // A plain value, no token, stored only where the stored one is below it: the write only raises
+  // the column, and a refused one leaves the larger value there, so there is no refusal to read.
+  if (raisesPlainValue(comparison, statement, call, options)) return { statement, tokenCompared: true, tokenStored: true, tokenless: true, column, comparison };
   // An optimistic check stores its own stamp: it needs no token stored.
   const needsStore = (comparison.op === '<' || comparison.op === '<=') && statement.kind !== 'delete' && !optimisticSqlCheck(comparison, statement, (n) => call.param(n), options);
   const stored = !needsStore || statement.assignments.some((a) => sameColumn(a.column, column));
