@@ -172,6 +172,18 @@ function collect(root: Node, visit: (node: Node) => void): void {
   }
 }
 
+/** Whether the acquire sits in the test of an `if` or `?:` (through `!`, `await` and the like), as a whole operand. */
+function testedInPlace(acquire: Node): boolean {
+  for (let child: Node = acquire, parent = acquire.parent; parent; child = parent, parent = parent.parent) {
+    if ((parent.type === AST_NODE_TYPES.IfStatement || parent.type === AST_NODE_TYPES.ConditionalExpression) && parent.test === child) return true;
+    const passes =
+      parent.type === AST_NODE_TYPES.AwaitExpression || parent.type === AST_NODE_TYPES.UnaryExpression || parent.type === AST_NODE_TYPES.LogicalExpression ||
+      parent.type === AST_NODE_TYPES.BinaryExpression || parent.type === AST_NODE_TYPES.TSAsExpression || parent.type === AST_NODE_TYPES.TSNonNullExpression || parent.type === AST_NODE_TYPES.ChainExpression;
+    if (!passes) return false;
+  }
+  return false;
+}
+
 /**
  * The branches inside `range` that run only when the try-lock `acquire` (bound by `binding`) was
  * not taken: the consequent of `if (!acquired)`, the alternate of `if (acquired)`, and the like
@@ -183,6 +195,8 @@ export function untakenBranches(acquire: Node, binding: Binding, range: Range): 
   const root: Node | undefined = fn ? fn.body : undefined;
   if (!root) return [];
   const names = resultNames(acquire, binding, root);
+  // With no name bound to the result, only a test that holds the acquire itself can tell (`if (!(await take(k)))`).
+  if (names.size === 0 && !testedInPlace(acquire)) return [];
   const gaps: Range[] = [];
   collect(root, (node) => {
     if (node.type !== AST_NODE_TYPES.IfStatement && node.type !== AST_NODE_TYPES.ConditionalExpression) return;
