@@ -8,6 +8,7 @@
 //
 //   npm run bench                     5 timed rounds per config
 //   npm run bench -- --rounds 9       more rounds
+//   npm run bench -- --corpus project the generated project corpus only
 //   npm run bench -- --json out.json  also write the figures as JSON
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -23,20 +24,25 @@ const TARGET_RATIO = 1.15;
 const TARGET_ON_TS_RECOMMENDED = 1.05;
 
 function parseArgs(argv) {
-  const options = { rounds: 5, json: undefined };
+  const options = { rounds: 5, json: undefined, corpus: 'both' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.split('=', 2);
     const value = () => inline ?? argv[++i];
     if (flag === '--rounds') options.rounds = Number(value());
     else if (flag === '--json') options.json = value();
+    else if (flag === '--corpus') options.corpus = value();
     else if (flag === '--help' || flag === '-h') {
-      console.log('usage: node bench/lint/run.js [--rounds N] [--json FILE]');
+      console.log('usage: node bench/lint/run.js [--rounds N] [--corpus both|project] [--json FILE]');
       process.exit(0);
     } else {
       console.error(`unknown argument ${arg}`);
       process.exit(2);
     }
+  }
+  if (!['both', 'project'].includes(options.corpus)) {
+    console.error('--corpus takes both or project');
+    process.exit(2);
   }
   if (!Number.isInteger(options.rounds) || options.rounds < 1) {
     console.error('--rounds takes a positive integer');
@@ -132,9 +138,99 @@ function compareToMarkers(findings, expected, dir) {
   return { found: got.length, missing: expected.filter((e) => !have.has(e)), unexpected: got.filter((g) => !want.has(g)) };
 }
 
+/** The generated application: lock helpers in shared modules, repositories, a few unfenced writes. */
+async function measureProject(fencelint, eslintWith, rounds) {
+  const project = writeProjectCorpus();
+  if (project.files.length < MIN_PROJECT_FILES || project.lines < MIN_PROJECT_LINES) {
+    console.error(`the project corpus has ${project.files.length} files and ${project.lines} lines; it needs ${MIN_PROJECT_FILES} and ${MIN_PROJECT_LINES}.`);
+    process.exit(1);
+  }
+  const projectBase = projectBaseConfig(project.relativeDir);
+  const projectTs = withTsRecommended(projectBase);
+  const projectConfigs = {
+    tsRecommended: eslintWith(projectTs),
+    tsRecommendedFencelint: eslintWith(withFencelint(projectTs, fencelint)),
+  };
+  console.log(`\nproject corpus: ${project.files.length} files, ${project.lines} lines in ${project.relativeDir} (generated), ${project.expected.length} unfenced writes marked`);
+  const app = await measure(projectConfigs, project.files, rounds, 'project');
+  if (app.warm.tsRecommended.ignored + app.warm.tsRecommendedFencelint.ignored > 0) {
+    console.error('ESLint skipped some project corpus files; the figures would be wrong.');
+    process.exit(1);
+  }
+  const markers = compareToMarkers(app.warm.tsRecommendedFencelint.findings, project.expected, project.dir);
+  return { project, projectBase, app, markers };
+}
+
+/** The project corpus's part of the console report. */
+function printProject(project, app, perRuleProject, markers, rounds) {
+  console.log('project corpus (generated)');
+  console.log(`files:                   ${project.files.length}`);
+  console.log(`lines of code:           ${project.lines}`);
+  console.log(`ts-eslint recommended:   median ${fmt(app.medianWall.tsRecommended)} wall, ${fmt(app.medianCpu.tsRecommended)} cpu over ${rounds} rounds`);
+  console.log(`  + fencelint:           median ${fmt(app.medianWall.tsRecommendedFencelint)} wall, ${fmt(app.medianCpu.tsRecommendedFencelint)} cpu over ${rounds} rounds`);
+  const ratios = app.cpu.tsRecommended.map((ts, i) => app.cpu.tsRecommendedFencelint[i] / ts);
+  console.log(`per-round ratios:        ${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)} (cpu time, each round's + fencelint / recommended)`);
+  console.log(`rule time (stats run):   ${Object.entries(perRuleProject.rules).map(([id, ms]) => `${id} ${ms.toFixed(0)} ms`).join(', ') || 'none'}`);
+  console.log(`fencelint findings:      ${markers.found}; ${project.expected.length - markers.missing.length} of ${project.expected.length} marked writes found, ${markers.unexpected.length} unmarked`);
+  for (const line of [...markers.missing.map((x) => `missing ${x}`), ...markers.unexpected.map((x) => `unmarked ${x}`)].slice(0, 10)) console.log(`  ${line}`);
+  console.log(`wall-time ratio:         ${(app.medianWall.tsRecommendedFencelint / app.medianWall.tsRecommended).toFixed(3)}`);
+}
+
+/** The project figures for the JSON report. */
+function projectReport(project, app, perRuleProject, markers) {
+  return {
+    dir: project.relativeDir,
+    files: project.files.length,
+    lines: project.lines,
+    wallMs: app.times,
+    cpuMs: app.cpu,
+    medianWallMs: app.medianWall,
+    medianCpuMs: app.medianCpu,
+    ratio: app.medianCpu.tsRecommendedFencelint / app.medianCpu.tsRecommended,
+    ruleTimesMs: perRuleProject.rules,
+    findings: { expected: project.expected.length, found: markers.found, missing: markers.missing, unexpected: markers.unexpected },
+  };
+}
+
+/** `--corpus project`: the generated application alone, on top of typescript-eslint's recommended. */
+async function projectOnly(fencelint, options) {
+  const eslintWith = (config) => new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: config });
+  console.log('fencelint lint benchmark (project corpus only)');
+  console.log(`eslint ${ESLint.version}, ${fencelint.meta.name} ${fencelint.meta.version}, node ${process.version}`);
+  const { project, projectBase, app, markers } = await measureProject(fencelint, eslintWith, options.rounds);
+  const perRuleProject = await ruleTimes(withFencelint(projectBase, fencelint), project.files);
+  const projectOnTs = app.medianCpu.tsRecommendedFencelint / app.medianCpu.tsRecommended;
+  console.log('');
+  printProject(project, app, perRuleProject, markers, options.rounds);
+  console.log('');
+  console.log(`on top of typescript-eslint's recommended (cpu time, recommended + fencelint / recommended; target <= ${TARGET_ON_TS_RECOMMENDED}):`);
+  console.log(`  project corpus:        ${projectOnTs.toFixed(3)} (${projectOnTs <= TARGET_ON_TS_RECOMMENDED ? 'met' : 'not met'})`);
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    eslint: ESLint.version,
+    rules: Object.keys(fencelint.configs.recommended.rules),
+    rounds: options.rounds,
+    onTsRecommended: { project: projectOnTs, target: TARGET_ON_TS_RECOMMENDED },
+    project: projectReport(project, app, perRuleProject, markers),
+  };
+}
+
+/** The figures as JSON: `--json FILE`, else results/latest.json. */
+function writeReport(report, options) {
+  const out = options.json ? resolve(options.json) : join(root, 'bench', 'lint', 'results', 'latest.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nwritten ${relative(root, out)}`);
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const fencelint = (await import('eslint-plugin-fencelint')).default;
+  if (options.corpus === 'project') {
+    writeReport(await projectOnly(fencelint, options), options);
+    return;
+  }
   const fastParser = await import('eslint-plugin-fencelint/fast-parser');
   const fallbacks = [];
   fastParser.setFallbackReporter((fallback) => fallbacks.push(fallback));
@@ -201,25 +297,7 @@ async function main() {
     process.exit(1);
   }
 
-  // The generated application: lock helpers in shared modules, repositories, a few unfenced writes.
-  const project = writeProjectCorpus();
-  if (project.files.length < MIN_PROJECT_FILES || project.lines < MIN_PROJECT_LINES) {
-    console.error(`the project corpus has ${project.files.length} files and ${project.lines} lines; it needs ${MIN_PROJECT_FILES} and ${MIN_PROJECT_LINES}.`);
-    process.exit(1);
-  }
-  const projectBase = projectBaseConfig(project.relativeDir);
-  const projectTs = withTsRecommended(projectBase);
-  const projectConfigs = {
-    tsRecommended: eslintWith(projectTs),
-    tsRecommendedFencelint: eslintWith(withFencelint(projectTs, fencelint)),
-  };
-  console.log(`\nproject corpus: ${project.files.length} files, ${project.lines} lines in ${project.relativeDir} (generated), ${project.expected.length} unfenced writes marked`);
-  const app = await measure(projectConfigs, project.files, options.rounds, 'project');
-  if (app.warm.tsRecommended.ignored + app.warm.tsRecommendedFencelint.ignored > 0) {
-    console.error('ESLint skipped some project corpus files; the figures would be wrong.');
-    process.exit(1);
-  }
-  const markers = compareToMarkers(app.warm.tsRecommendedFencelint.findings, project.expected, project.dir);
+  const { project, projectBase, app, markers } = await measureProject(fencelint, eslintWith, options.rounds);
 
   const m = library.medianCpu;
   const ratio = m.fencelint / m.baseline;
@@ -229,7 +307,6 @@ async function main() {
   const fastRatio = m.fastParser / m.fencelint;
   const libraryOnTs = m.tsRecommendedFencelint / m.tsRecommended;
   const projectOnTs = app.medianCpu.tsRecommendedFencelint / app.medianCpu.tsRecommended;
-  const projectOnTsWall = app.medianWall.tsRecommendedFencelint / app.medianWall.tsRecommended;
   const perRule = await ruleTimes(withRules, files);
   const perRuleProject = await ruleTimes(withFencelint(projectBase, fencelint), project.files);
 
@@ -258,15 +335,7 @@ async function main() {
   console.log(`fast-parser ratio:       ${fastRatio.toFixed(3)} (cpu time, fencelint with the fast parser / fencelint with @typescript-eslint/parser)`);
   console.log(`ratio:                   ${ratio.toFixed(3)} (cpu time, fencelint / baseline; target <= ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'not met'})`);
   console.log('');
-  console.log('project corpus (generated)');
-  console.log(`files:                   ${project.files.length}`);
-  console.log(`lines of code:           ${project.lines}`);
-  console.log(`ts-eslint recommended:   median ${fmt(app.medianWall.tsRecommended)} wall, ${fmt(app.medianCpu.tsRecommended)} cpu over ${options.rounds} rounds`);
-  console.log(`  + fencelint:           median ${fmt(app.medianWall.tsRecommendedFencelint)} wall, ${fmt(app.medianCpu.tsRecommendedFencelint)} cpu over ${options.rounds} rounds`);
-  console.log(`rule time (stats run):   ${Object.entries(perRuleProject.rules).map(([id, ms]) => `${id} ${ms.toFixed(0)} ms`).join(', ') || 'none'}`);
-  console.log(`fencelint findings:      ${markers.found}; ${project.expected.length - markers.missing.length} of ${project.expected.length} marked writes found, ${markers.unexpected.length} unmarked`);
-  for (const line of [...markers.missing.map((x) => `missing ${x}`), ...markers.unexpected.map((x) => `unmarked ${x}`)].slice(0, 10)) console.log(`  ${line}`);
-  console.log(`wall-time ratio:         ${projectOnTsWall.toFixed(3)}`);
+  printProject(project, app, perRuleProject, markers, options.rounds);
   console.log('');
   console.log(`on top of typescript-eslint's recommended (cpu time, recommended + fencelint / recommended; target <= ${TARGET_ON_TS_RECOMMENDED}):`);
   console.log(`  library corpus:        ${libraryOnTs.toFixed(3)} (${met(libraryOnTs)})`);
@@ -293,23 +362,9 @@ async function main() {
     onTsRecommended: { library: libraryOnTs, project: projectOnTs, target: TARGET_ON_TS_RECOMMENDED },
     ruleTimesMs: perRule.rules,
     findings: { fixtures: inFixtures, elsewhere: outside },
-    project: {
-      dir: project.relativeDir,
-      files: project.files.length,
-      lines: project.lines,
-      wallMs: app.times,
-      cpuMs: app.cpu,
-      medianWallMs: app.medianWall,
-      medianCpuMs: app.medianCpu,
-      ratio: projectOnTs,
-      ruleTimesMs: perRuleProject.rules,
-      findings: { expected: project.expected.length, found: markers.found, missing: markers.missing, unexpected: markers.unexpected },
-    },
+    project: projectReport(project, app, perRuleProject, markers),
   };
-  const out = options.json ? resolve(options.json) : join(root, 'bench', 'lint', 'results', 'latest.json');
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`\nwritten ${relative(root, out)}`);
+  writeReport(report, options);
 }
 
 await main();

@@ -751,12 +751,20 @@ class ModuleSummarizer implements ModuleBuilder {
   }
 
   /** Return values of `fn`, not of the functions nested in it. */
-  private returnsOf(fn: FunctionNode): Node[] {
-    if (fn.body.type !== AST_NODE_TYPES.BlockStatement) return [fn.body];
+  /** The values `fn` returns, per function: several parts of its summary ask, and the answer depends on the tree alone. */
+  private readonly returnsMemo = new Map<FunctionNode, readonly Node[]>();
+
+  private returnsOf(fn: FunctionNode): readonly Node[] {
+    const known = this.returnsMemo.get(fn);
+    if (known) return known;
     const out: Node[] = [];
-    walk(fn.body, this.sourceCode.visitorKeys, (node) => {
-      if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument && enclosingFunction(node) === fn) out.push(node.argument);
-    });
+    if (fn.body.type !== AST_NODE_TYPES.BlockStatement) out.push(fn.body);
+    else {
+      walk(fn.body, this.sourceCode.visitorKeys, (node) => {
+        if (node.type === AST_NODE_TYPES.ReturnStatement && node.argument && enclosingFunction(node) === fn) out.push(node.argument);
+      });
+    }
+    this.returnsMemo.set(fn, out);
     return out;
   }
 
@@ -1240,11 +1248,12 @@ class ModuleSummarizer implements ModuleBuilder {
       if (!contains(fn.body, call)) continue;
       const method = calleeName(call) ?? '';
       const object = calleeObject(call);
+      const releaseMethod = GENERIC_RELEASE_METHOD.test(method);
       // `lock.release()` on the handle passed in.
-      const self = object ? this.directParam(object, fn) : undefined;
-      if (self !== undefined && GENERIC_RELEASE_METHOD.test(method)) add({ by: 'handle', arg: self });
+      const self = object && releaseMethod ? this.directParam(object, fn) : undefined;
+      if (self !== undefined) add({ by: 'handle', arg: self });
       // `redlock.release(lock)`, `this.authority.release(lease)`.
-      if (object && GENERIC_RELEASE_METHOD.test(method)) {
+      if (object && releaseMethod) {
         for (const arg of call.arguments) {
           const index = this.directParam(arg, fn);
           if (index !== undefined) add({ by: 'handle', arg: index });

@@ -374,8 +374,13 @@ function firstFreeParam(node: TSESTree.Node, dialect: SqlDialect): number {
  * `rawStart` is the file index of `raw[0]`.
  */
 export function decodeEscapes(raw: string, rawStart: number): { cooked: string; map: number[] } {
-  let cooked = '';
   const map: number[] = [];
+  // Most statements have nothing to decode: each character stands for itself.
+  if (!raw.includes('\\') && !raw.includes('\r')) {
+    for (let k = 0; k <= raw.length; k++) map.push(rawStart + k);
+    return { cooked: raw, map };
+  }
+  let cooked = '';
   const push = (s: string, at: number): void => {
     for (let k = 0; k < s.length; k++) map.push(rawStart + at);
     cooked += s;
