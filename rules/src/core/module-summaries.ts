@@ -25,6 +25,7 @@ import { redisContent } from './sinks/api-writes.js';
 import { UnlockedReach } from './modules/unlocked-reach.js';
 import { BUILT_FROM, directParam, keyArgument, NAMED_BY, paramProperty, paramSources, SAME_VALUE } from './modules/param-sources.js';
 import { omitsArgument, parametersRequiredFor } from './modules/optional-arguments.js';
+import { isIoParameter } from './modules/io-parameters.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
 /** How many writes one summary lists: enough to judge a call, bounded for odd code. */
@@ -1186,12 +1187,13 @@ class ModuleSummarizer implements ModuleBuilder {
       const object = calleeObject(call);
       // `lock.release()` on the handle passed in.
       const self = object ? this.directParam(object, fn) : undefined;
-      if (self !== undefined && GENERIC_RELEASE_METHOD.test(method)) add({ by: 'handle', arg: self });
+      // `res.end()` on a response or stream passed in closes I/O, not a lease.
+      if (self !== undefined && GENERIC_RELEASE_METHOD.test(method) && !isIoParameter(fn, self, this.sourceCode)) add({ by: 'handle', arg: self });
       // `redlock.release(lock)`, `this.authority.release(lease)`.
       if (object && GENERIC_RELEASE_METHOD.test(method)) {
         for (const arg of call.arguments) {
           const index = this.directParam(arg, fn);
-          if (index !== undefined) add({ by: 'handle', arg: index });
+          if (index !== undefined && !isIoParameter(fn, index, this.sourceCode)) add({ by: 'handle', arg: index });
         }
       }
       // `redis.del(`lock:${key}`)`, a compare-and-delete script, `pg_advisory_unlock($1)` with the key passed in.
