@@ -22,10 +22,11 @@ import { chainEqualityValues } from './sinks/chain-keys.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
-import { redisContent } from './sinks/api-writes.js';
+import { isConstantFlagValue, redisContent, redisFlagValue } from './sinks/api-writes.js';
 import { UnlockedReach } from './modules/unlocked-reach.js';
 import { BUILT_FROM, directParam, keyArgument, NAMED_BY, paramProperty, paramSources, SAME_VALUE } from './modules/param-sources.js';
 import { omitsArgument, parametersRequiredFor } from './modules/optional-arguments.js';
+import { isIoParameter } from './modules/io-parameters.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
 /** How many writes one summary lists: enough to judge a call, bounded for odd code. */
@@ -1251,12 +1252,13 @@ class ModuleSummarizer implements ModuleBuilder {
       const releaseMethod = GENERIC_RELEASE_METHOD.test(method);
       // `lock.release()` on the handle passed in.
       const self = object && releaseMethod ? this.directParam(object, fn) : undefined;
-      if (self !== undefined) add({ by: 'handle', arg: self });
+      // `res.end()` on a response or stream passed in closes I/O, not a lease.
+      if (self !== undefined && !isIoParameter(fn, self, this.sourceCode)) add({ by: 'handle', arg: self });
       // `redlock.release(lock)`, `this.authority.release(lease)`.
       if (object && releaseMethod) {
         for (const arg of call.arguments) {
           const index = this.directParam(arg, fn);
-          if (index !== undefined) add({ by: 'handle', arg: index });
+          if (index !== undefined && !isIoParameter(fn, index, this.sourceCode)) add({ by: 'handle', arg: index });
         }
       }
       // `redis.del(`lock:${key}`)`, a compare-and-delete script, `pg_advisory_unlock($1)` with the key passed in.
@@ -1334,6 +1336,9 @@ class ModuleSummarizer implements ModuleBuilder {
         const content = reading.sink === 'api' ? redisContent(reading.write) : undefined;
         const valueArgs = content && valueParams(content);
         const own = valueArgs ? { valueArgs, ...(unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
+        const flagValue = reading.sink === 'api' ? redisFlagValue(reading.write) : undefined;
+        const flagArg = flagValue ? this.directParam(flagValue, fn) : undefined;
+        if (flagArg !== undefined) Object.assign(own, { flagArg });
         writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}) });
         continue;
       }
@@ -1352,6 +1357,8 @@ class ModuleSummarizer implements ModuleBuilder {
         if (found.ofRecord && !onThis && !onRecord) continue;
         // A write behind an optional argument this call leaves out is not made.
         if (found.onlyWithArgs?.some((j) => omitsArgument(node, j))) continue;
+        // A constant passed as the value a Redis SET stores: a flag, no data.
+        if (found.flagArg !== undefined && isConstantFlagValue(node.arguments[found.flagArg])) continue;
         const needed = new Set(guarded);
         for (const j of found.onlyWithArgs ?? []) {
           const i = this.directParam(node.arguments[j], fn);
@@ -1360,7 +1367,8 @@ class ModuleSummarizer implements ModuleBuilder {
         const onlyWithArgs = needed.size > 0 ? { onlyWithArgs: [...needed].sort((a, b) => a - b) } : { onlyWithArgs: undefined };
         const valueArgs = found.valueArgs && valueParams(found.valueArgs.map((j) => node.arguments[j]));
         const own = valueArgs ? { valueArgs, ...(found.unguarded || unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
-        const write = { ...(found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found), ...own };
+        const flagArg = found.flagArg !== undefined ? this.directParam(node.arguments[found.flagArg], fn) : undefined;
+        const write = { ...(found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found), ...own, flagArg };
         // The record this write picks is one this function has just inserted.
         const keyNodes = (write.keyArgs ?? []).map((j) => node.arguments[j]).filter((a): a is TSESTree.CallExpressionArgument => a !== undefined);
         if (keyNodes.some((k) => readsInserted(k, inserted, this.sourceCode))) continue;

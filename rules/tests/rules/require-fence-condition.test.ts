@@ -3549,7 +3549,7 @@ export async function guard(ctx: any, id: string, next: () => Promise<void>) {
     done: () => finishDelivery({ deliveryKey }),
   };
   await noteDelivery({ deliveryKey });
-  await redis.set(deliveryKey + ':seen', '1');
+  await redis.set(deliveryKey + ':seen', id);
   await next();
 }
 `,

@@ -293,6 +293,16 @@ export const VALIDITY_HELPER_CHECK_WORD = /Held|Valid|Own|Alive|Active|Holder|Ho
 export const VALIDITY_HELPER_ASSERT = /^(?:assert|ensure|verify|require|check)/;
 /** Method names that release a lock on a handle or an authority of any library. */
 export const GENERIC_RELEASE_METHOD = /^(?:release|unlock|releaseLock|releaseLease|free|revoke|end)$/;
+/**
+ * Types whose `end()`, `close()` or `destroy()` closes a connection, a response or a stream, never
+ * a lease: the packages they are imported from, and the global types of Node and the web platform.
+ * A parameter of such a type is no lock handle, whatever its methods are called.
+ */
+export const IO_OBJECT_PACKAGES = new Set([
+  'express', 'http', 'node:http', 'https', 'node:https', 'http2', 'node:http2', 'net', 'node:net', 'tls', 'node:tls',
+  'stream', 'node:stream', 'stream/web', 'node:stream/web', 'fs', 'node:fs', 'fastify', 'koa', 'hono', 'ws', 'next/server', 'undici',
+]);
+export const IO_OBJECT_GLOBALS = new Set(['Response', 'Request', 'WritableStream', 'ReadableStream', 'WebSocket', 'NodeJS']);
 export const CUSTOM_ADVICE = `return a fence token from the authority's acquire: ${DURABLE_COUNTER}`;
 /** For a function handed a lease that carries no token: where its callers can get one. */
 export const RECEIVED_LEASE_ADVICE = `Have the caller pass the fence token its acquire returns, or ${DURABLE_COUNTER}`;

@@ -117,6 +117,11 @@ export interface WriteSummary {
    */
   valueArgs?: number[];
   /**
+   * The argument a Redis string SET stores as the key's whole value (`setFlag(key, value, ttl)`): a
+   * caller that passes a constant there sets a flag, which stores nothing older when it lands late.
+   */
+  flagArg?: number;
+  /**
    * A function on the way decides what is written and also runs, in its own module, on a path
    * that holds no lock: the project does not rely on a lock for this write.
    */

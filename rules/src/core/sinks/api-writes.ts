@@ -114,6 +114,9 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     const key = node.arguments[0];
     const named = node.arguments.slice(0, valueIndex).map((a) => sourceText(a)).join(' ');
     if (value && value.type !== AST_NODE_TYPES.SpreadElement && isCurrentTime(value) && LIVENESS_NAME.test(named)) return undefined;
+    // A flag: a string SET of a constant (`SET cooldown:7 'true' EX 3600`). Every holder stores the
+    // same value, so a late write stores nothing older than what a newer holder stored.
+    if (value && FLAG_COMMANDS.has(redisCommandOf(method)) && isConstantFlagValue(value)) return undefined;
     return { node, api: 'redis', model: REDIS, keyText: key ? sourceText(key) : undefined };
   }
   if (object && /^(?:del|unlink)$/.test(redisCommandOf(method)) && node.arguments.length === 1 && refilledLater(node, object, sourceText) && receivers.kindOf(object)?.type === 'redis') {
@@ -330,6 +333,26 @@ function literalText(node: Node): string | undefined {
 }
 
 const REDIS_REMOVALS = new Set(REDIS.writes.filter((w) => w.kind === 'delete').map((w) => w.method.toLowerCase()));
+
+/** String SETs, whose value is the whole of what the key holds. */
+const FLAG_COMMANDS = new Set(['set', 'setex', 'psetex']);
+
+/** A constant stored as a flag: a string, number or boolean literal, or a template with nothing in it. */
+export function isConstantFlagValue(node: Node | undefined): boolean {
+  if (!node || node.type === AST_NODE_TYPES.SpreadElement) return false;
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal) return typeof n.value === 'string' || typeof n.value === 'number' || typeof n.value === 'boolean';
+  return n.type === AST_NODE_TYPES.TemplateLiteral && n.expressions.length === 0;
+}
+
+/** The value a Redis string SET stores (`v` in `SET k v [EX n]`), for a caller to tell a flag from data. */
+export function redisFlagValue(write: ApiWrite): Node | undefined {
+  if (write.api !== 'redis' || write.script || write.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const command = redisCommandOf(calleeName(write.node) ?? '');
+  if (!FLAG_COMMANDS.has(command)) return undefined;
+  const value = write.node.arguments[CLOCK_VALUE_ARG[command]];
+  return value && value.type !== AST_NODE_TYPES.SpreadElement ? value : undefined;
+}
 
 /**
  * What a Redis write stores besides its key: the values of a replace (`SET k v`, `ZADD k score

@@ -35,7 +35,7 @@ export interface CheckThenWrite {
   write: GuardedWrite;
   /** The stored field that was compared, for stored-token checks. */
   field?: string;
-  /** The compared value is no fence token: the write's missing fence is a finding of its own. */
+  /** The compared value is no fence token, or the write is a call's (the callee's write): the write's missing fence is a finding of its own. */
   alsoUnfenced?: boolean;
 }
 
@@ -110,10 +110,11 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
   for (const check of checks) {
     for (const node of candidates) {
       if (node.range[0] < check.node.range[1] || !inRegions(node, check.regions)) continue;
-      const write = writeAt(node) ?? (check.throughCalls ? callWriteAt(analysis, node) : undefined);
+      const direct = writeAt(node);
+      const write = direct ?? (check.throughCalls ? callWriteAt(analysis, node) : undefined);
       if (!write) continue;
       if (write.leaseRow && !check.takesLease) continue;
-      if (check.inSectionOnly && !analysis.sectionOf(node)) continue;
+      if ((check.inSectionOnly || !direct) && !analysis.sectionOf(node)) continue;
       if (check.kind === 'storedToken' && !relevant(check, write)) continue;
       if (check.needsStore && !stores(write, check.field)) continue;
       if (write.carriesComparison(check.field)) {
@@ -121,7 +122,8 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
         continue;
       }
       const previous = found.get(write.node);
-      if (!previous || previous.check.range[0] < check.node.range[0]) found.set(write.node, { kind: check.kind, check: check.node, write, field: check.field, alsoUnfenced: check.alsoUnfenced });
+      // A call that writes elsewhere is also reported for its missing fence: the check is this rule's, the write the callee's.
+      if (!previous || previous.check.range[0] < check.node.range[0]) found.set(write.node, { kind: check.kind, check: check.node, write, field: check.field, alsoUnfenced: check.alsoUnfenced || !direct });
       if (check.firstOnly) break;
     }
   }

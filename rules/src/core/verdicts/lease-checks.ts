@@ -117,8 +117,9 @@ export function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, l
   if (analysis.acquires.length === 0 && !sourceCode.text.includes('etcd3')) return;
   const handles = handleModels(analysis);
   const interesting = checkMethodNames(analysis.receivers.models);
+  // A call under the lock to a project function that writes is a write after the check too.
   const push = (kind: CheckKind, node: Node, guards: Guard[]) => {
-    for (const guard of guards) out.push({ kind, node, regions: guard.regions });
+    for (const guard of guards) out.push({ kind, node, regions: guard.regions, throughCalls: kind === 'leaseValidity' });
   };
   for (const call of analysis.calls) {
     const method = calleeName(call) ?? '';

@@ -66,7 +66,7 @@ export async function enrol(userId: string, orgId: string) {
   if (waitMs > 0) return false;
   await db.query('UPDATE orgs SET last_enrolled = $2 WHERE id = $1', [orgId, userId]);
   await lock.release();
-  await saveSnapshot(orgId, 'enrolled');
+  await saveSnapshot(orgId, userId);
   return true;
 }
 `,
@@ -87,7 +87,7 @@ export async function enrol(userId: string, orgId: string) {
   const waitMs = await lock.take();
   if (waitMs > 0) return false;
   await other.release();
-  await saveSnapshot(orgId, 'enrolled');
+  await saveSnapshot(orgId, userId);
   await lock.release();
   return true;
 }

@@ -1,0 +1,107 @@
+/**
+ * State transitions guarded by the state they leave: a write that moves a status field to a
+ * constant only while the field still holds one of the constants it moves from
+ * (`{ where: { id, status: { in: ['init', 'waiting'] } }, data: { status: 'executing' } }`,
+ * `SET is_active = false WHERE ... AND is_active = true`). A newer holder that moved the row on left
+ * it in a state the late write does not match, so the late write changes nothing: the filter
+ * compares and sets in one write, as a set-once claim does. A filter that only excludes states
+ * (`notIn`, `not`, `<>`), a target the filter still admits, or a value that is not a constant is
+ * no such transition.
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { propertyKeyName, unwrap, type Node } from '../ast.js';
+import type { SqlComparison, SqlStatementInfo } from '../sql/types.js';
+import { bareColumn, sameColumn } from './fence-judgement.js';
+
+type Constant = string | number | boolean;
+
+function constantOf(node: Node | null | undefined): Constant | undefined {
+  if (!node) return undefined;
+  const n = unwrap(node);
+  if (n.type === AST_NODE_TYPES.Literal && (typeof n.value === 'string' || typeof n.value === 'number' || typeof n.value === 'boolean')) return n.value;
+  if (n.type === AST_NODE_TYPES.TemplateLiteral && n.expressions.length === 0) return n.quasis[0]?.value.cooked ?? undefined;
+  // An enum member (`DigestStatus.PENDING`, `Status.Done`): a constant named by its path.
+  if (n.type === AST_NODE_TYPES.MemberExpression && !n.computed && n.property.type === AST_NODE_TYPES.Identifier && unwrap(n.object).type === AST_NODE_TYPES.Identifier) {
+    const object = unwrap(n.object) as TSESTree.Identifier;
+    if (/^[A-Z]/.test(object.name) && /^[A-Z][A-Za-z0-9_]*$/.test(n.property.name)) return `${object.name}.${n.property.name}`;
+  }
+  return undefined;
+}
+
+/** The constants a filter value admits: a constant, `{ in: [...] }`, `{ $in: [...] }`, `{ equals: c }`, `{ $eq: c }`. */
+function admitted(node: Node): Constant[] | undefined {
+  const single = constantOf(node);
+  if (single !== undefined) return [single];
+  const n = unwrap(node);
+  if (n.type !== AST_NODE_TYPES.ObjectExpression || n.properties.length !== 1) return undefined;
+  const p = n.properties[0];
+  if (p.type !== AST_NODE_TYPES.Property) return undefined;
+  const key = propertyKeyName(p);
+  if (key === 'equals' || key === '$eq') {
+    const c = constantOf(p.value as Node);
+    return c === undefined ? undefined : [c];
+  }
+  if (key !== 'in' && key !== '$in') return undefined;
+  const list = unwrap(p.value as Node);
+  if (list.type !== AST_NODE_TYPES.ArrayExpression || list.elements.length === 0) return undefined;
+  const out: Constant[] = [];
+  for (const e of list.elements) {
+    const c = e && e.type !== AST_NODE_TYPES.SpreadElement ? constantOf(e) : undefined;
+    if (c === undefined) return undefined;
+    out.push(c);
+  }
+  return out;
+}
+
+/** The constant the values store in `field`: directly or in MongoDB's `$set`. */
+function storedConstant(values: TSESTree.ObjectExpression, field: string): Constant | undefined {
+  for (const p of values.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const key = propertyKeyName(p) ?? '';
+    const value = unwrap(p.value as Node);
+    if (key === '$set' && value.type === AST_NODE_TYPES.ObjectExpression) {
+      const inner = storedConstant(value, field);
+      if (inner !== undefined) return inner;
+      continue;
+    }
+    if (sameColumn(key, field)) return constantOf(value);
+  }
+  return undefined;
+}
+
+/** Object APIs: the field a write moves from the constants its filter admits to another constant; undefined when there is none. */
+export function transitionObjectClaim(filter: TSESTree.ObjectExpression | undefined, values: TSESTree.ObjectExpression | undefined): string | undefined {
+  if (!filter || !values) return undefined;
+  for (const p of filter.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const field = propertyKeyName(p);
+    if (!field || field.startsWith('$') || field === 'OR' || field === 'AND' || field === 'NOT') continue;
+    const from = admitted(p.value as Node);
+    if (!from) continue;
+    const to = storedConstant(values, field);
+    if (to !== undefined && !from.includes(to)) return field;
+  }
+  return undefined;
+}
+
+/** SQL constants in a value's text: `'pending'`, `true`, `3`, or a parenthesized list of them. */
+function sqlConstants(text: string): string[] | undefined {
+  const inner = text.trim().replace(/^\((.*)\)$/s, '$1');
+  const parts = inner.split(',').map((s) => s.trim().toLowerCase());
+  return parts.length > 0 && parts.every((s) => /^(?:'(?:[^']|'')*'|true|false|-?\d+(?:\.\d+)?)$/.test(s)) ? parts : undefined;
+}
+
+/** SQL: `col = <constant>` or `col IN (<constants>)` on the updated table, where the same statement sets `col` to another constant. */
+export function isTransitionSqlClaim(c: SqlComparison, statement: SqlStatementInfo): boolean {
+  if ((c.op !== '=' && c.op !== 'IN') || statement.kind !== 'update') return false;
+  if (c.value.params.length > 0 || c.value.columns.length > 0) return false;
+  if (c.relation !== undefined && statement.table !== undefined && c.relation !== statement.table) return false;
+  const from = sqlConstants(c.value.text);
+  if (!from) return false;
+  const column = bareColumn(c.column);
+  return statement.assignments.some((a) => {
+    if (!sameColumn(a.column, column) || a.value.params.length > 0 || a.value.columns.length > 0) return false;
+    const to = sqlConstants(a.value.text);
+    return to?.length === 1 && !from.includes(to[0]);
+  });
+}
