@@ -723,8 +723,11 @@ function sharedHelperCalls(writes: WriteSite[], acquires: readonly AcquireSite[]
     write.reachedFrom = reaching.map(({ call, acquire, path }) => {
       const known = byCall.get(call);
       if (known) {
-        // A further write of the same helper: reported at the same call, at its own place.
-        (known.furtherUnfenced ??= []).push({ sink: write.sink, label, at, fenced: false, conditionArgs: [], reportedThere: false, flow: [...path.map((c) => locationOf(file, c)), at] });
+        // A further write of the same helper: reported at the same call, at its own place, unless
+        // the call already names the same kind of write there.
+        const further: WriteSummary = { sink: write.sink, label, at, fenced: false, conditionArgs: [], reportedThere: false, flow: [...path.map((c) => locationOf(file, c)), at] };
+        const named = [known.write, ...(known.furtherUnfenced ?? [])].map(placeKey);
+        if (!named.includes(placeKey(further))) (known.furtherUnfenced ??= []).push(further);
         return known;
       }
       const helper = functions.callee(call)!;
@@ -1013,12 +1016,14 @@ function callWriteSite(
 }
 
 /**
- * Where a summarised write is made: one place is one late write, however many paths reach it.
- * Commands queued on a Redis pipeline or MULTI go out together at `exec()`: one write per module.
+ * Which late write a summarised write is: one per kind of write in a module, however many places
+ * or paths make it. The branches of `if (ttl) redis.set(k, v, 'EX', ttl) else redis.set(k, v)`
+ * are one write, and a second finding at the same call would name the same fix. Commands queued
+ * on a Redis pipeline or MULTI go out together at `exec()`: one write per module.
  */
 function placeKey(write: WriteSummary): string {
   if (QUEUED_COMMAND.test(write.label)) return `${write.at.file}:queued`;
-  return `${write.at.file}:${write.at.line}:${write.at.column}`;
+  return `${write.at.file}:${write.label}`;
 }
 
 const QUEUED_COMMAND = /^`?(?:[\w$]+\.)*(?:pipeline|multi|batch)(?:\(\))?\.\w+`?$/i;
