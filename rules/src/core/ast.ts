@@ -178,6 +178,32 @@ export function walk(root: Node, visitorKeys: SourceCode.VisitorKeys, visit: (no
   }
 }
 
+/**
+ * `walk` with a say over where it goes: `visit` returns `true` to go into the node's children,
+ * `false` to skip them (a nested function, say), and `'stop'` to end the walk.
+ */
+export function walkPruned(root: Node, visitorKeys: SourceCode.VisitorKeys, visit: (node: Node) => boolean | 'stop'): void {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const verdict = visit(node);
+    if (verdict === 'stop') return;
+    if (!verdict) continue;
+    const keys = visitorKeys[node.type] ?? [];
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const child = (node as unknown as Record<string, unknown>)[keys[k]];
+      if (Array.isArray(child)) {
+        for (let i = child.length - 1; i >= 0; i--) {
+          const item = child[i] as Node | null;
+          if (item && typeof item.type === 'string') stack.push(item);
+        }
+      } else if (child && typeof (child as Node).type === 'string') {
+        stack.push(child as Node);
+      }
+    }
+  }
+}
+
 /** A static string value: 'x', `x` (no interpolation), 'a' + 'b'. */
 export function staticString(node: Node): string | undefined {
   const n = unwrap(node);

@@ -504,7 +504,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         if (!fn || reached.has(fn) || contains(fn, site.node)) continue;
         reached.set(fn, site);
         if (depth === 0) enteredBy.set(fn, call);
-        const late = depth === 0 && startedJustBeforeRelease(call, site, sourceCode) ? firstAwaitEnd(fn) : undefined;
+        const late = depth === 0 && startedJustBeforeRelease(call, site, sourceCode) ? firstAwaitEnd(fn, sourceCode) : undefined;
         if (late !== undefined) releasedBefore.set(fn, late);
         const body = bodyOf(fn);
         queue.push({ range: late !== undefined ? [body[0], late] : body, depth: depth + 1 });

@@ -7,42 +7,34 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { isFunctionNode, memberName, type FunctionNode, type Node } from '../ast.js';
+import { isFunctionNode, memberName, walkPruned, type FunctionNode, type Node } from '../ast.js';
 import type { AcquireSite } from './acquires.js';
 
 const PROMISE_CHAIN = /^(?:then|catch|finally)$/;
 
 /** Whether an `await` is in a node, not counting functions nested in it. */
-function awaits(node: Node): boolean {
-  if (node.type === AST_NODE_TYPES.AwaitExpression) return true;
-  if (isFunctionNode(node)) return false;
-  if (node.type === AST_NODE_TYPES.ForOfStatement && node.await) return true;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'parent' || !value || typeof value !== 'object') continue;
-    if (Array.isArray(value)) {
-      for (const child of value) if (child && typeof child === 'object' && 'type' in child && awaits(child as Node)) return true;
-    } else if ('type' in value && awaits(value as Node)) return true;
-  }
-  return false;
+function awaits(node: Node, sourceCode: SourceCode): boolean {
+  let found = false;
+  walkPruned(node, sourceCode.visitorKeys, (n) => {
+    if (n.type === AST_NODE_TYPES.AwaitExpression || (n.type === AST_NODE_TYPES.ForOfStatement && n.await)) {
+      found = true;
+      return 'stop';
+    }
+    return !isFunctionNode(n);
+  });
+  return found;
 }
 
 /** Whether a statement calls the release the section ends with (the same callee text: `lock.unlock`). */
 function releases(statement: Node, releaseText: string, sourceCode: SourceCode): boolean {
   let found = false;
-  const visit = (node: Node) => {
-    if (found || isFunctionNode(node)) return;
-    if (node.type === AST_NODE_TYPES.CallExpression && sourceCode.getText(node.callee) === releaseText) {
+  walkPruned(statement, sourceCode.visitorKeys, (n) => {
+    if (n.type === AST_NODE_TYPES.CallExpression && sourceCode.getText(n.callee) === releaseText) {
       found = true;
-      return;
+      return 'stop';
     }
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'parent' || !value || typeof value !== 'object') continue;
-      if (Array.isArray(value)) {
-        for (const child of value) if (child && typeof child === 'object' && 'type' in child) visit(child as Node);
-      } else if ('type' in value) visit(value as Node);
-    }
-  };
-  visit(statement);
+    return !isFunctionNode(n);
+  });
   return found;
 }
 
@@ -83,31 +75,25 @@ export function startedJustBeforeRelease(call: TSESTree.CallExpression, site: Ac
   const statements = block.body as Node[];
   for (const next of statements.slice(statements.indexOf(node) + 1)) {
     if (releases(next, releaseText, sourceCode)) return true;
-    if (awaits(next)) return false;
+    if (awaits(next, sourceCode)) return false;
   }
   return false;
 }
 
-/** Where a function's first `await` ends: what it runs after that point runs on a later turn. */
-export function firstAwaitEnd(fn: FunctionNode): number | undefined {
+/**
+ * Where a function's first `await` ends: what it runs after that point runs on a later turn. The
+ * awaited expression is evaluated before the function suspends, so an `await` inside it ends first;
+ * nothing that starts after the first one ends can end before it.
+ */
+export function firstAwaitEnd(fn: FunctionNode, sourceCode: SourceCode): number | undefined {
   if (!fn.async) return undefined;
   let end: number | undefined;
-  const visit = (node: Node) => {
-    if (end !== undefined) return;
-    if (node !== fn && isFunctionNode(node)) return;
-    if (node.type === AST_NODE_TYPES.AwaitExpression || (node.type === AST_NODE_TYPES.ForOfStatement && node.await)) {
-      // The awaited expression is evaluated before the function suspends.
-      if (node.type === AST_NODE_TYPES.AwaitExpression) visit(node.argument);
-      if (end === undefined) end = node.type === AST_NODE_TYPES.AwaitExpression ? node.range[1] : node.right.range[1];
-      return;
-    }
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'parent' || !value || typeof value !== 'object') continue;
-      if (Array.isArray(value)) {
-        for (const child of value) if (child && typeof child === 'object' && 'type' in child) visit(child as Node);
-      } else if ('type' in value) visit(value as Node);
-    }
-  };
-  visit(fn.body);
+  walkPruned(fn.body, sourceCode.visitorKeys, (n) => {
+    if (end !== undefined && n.range[0] >= end) return 'stop';
+    if (isFunctionNode(n)) return false;
+    if (n.type === AST_NODE_TYPES.AwaitExpression) end = Math.min(end ?? Infinity, n.range[1]);
+    else if (n.type === AST_NODE_TYPES.ForOfStatement && n.await) end = Math.min(end ?? Infinity, n.right.range[1]);
+    return true;
+  });
   return end;
 }
