@@ -29,7 +29,7 @@ import { BUILT_FROM, paramSources } from './modules/param-sources.js';
 import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
 import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './sinks/knex-writes.js';
 import { judgeObjectWrite, objectWriteTable, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
-import { isLockTable } from './models/lock-tables.js';
+import { isLeaseUpkeepColumn, isLockTable } from './models/lock-tables.js';
 import { apiWriteFenced, isConstantFlagValue, readApiWrite, redisCommandOf, type ApiWrite } from './sinks/api-writes.js';
 import { readRecordWrite, recordReceiver } from './sinks/record-writes.js';
 import { ReceiverTable, receiverKey } from './modules/receivers.js';
@@ -1028,9 +1028,6 @@ function placeKey(write: WriteSummary): string {
 
 const QUEUED_COMMAND = /^`?(?:[\w$]+\.)*(?:pipeline|multi|batch)(?:\(\))?\.\w+`?$/i;
 
-/** Columns that keep a lease itself: its holder, its expiry, its token, its heartbeat. */
-const LEASE_COLUMN = /^(?:lease|lock|owner|holder|locked_?by|owned_?by|worker|claimed_?by)|expir|until|heartbeat|ttl|deadline|renewed|fenc|token|generation|epoch/i;
-
 /**
  * A write of a function handed a lease that keeps the lease itself: SQL that sets only the
  * lease's holder, expiry or token columns, or a Redis write to the lock key (`lock:${key}`,
@@ -1038,7 +1035,7 @@ const LEASE_COLUMN = /^(?:lease|lock|owner|holder|locked_?by|owned_?by|worker|cl
  */
 function isLeaseUpkeep(reading: WriteReading, lease: ReceivedLease): boolean {
   if (reading.sink === 'sql') {
-    return reading.verdicts.every((v) => v.statement.assignments.length > 0 && v.statement.assignments.every((a) => LEASE_COLUMN.test(a.column.split('.').pop() ?? a.column)));
+    return reading.verdicts.every((v) => v.statement.assignments.length > 0 && v.statement.assignments.every((a) => isLeaseUpkeepColumn(a.column.split('.').pop() ?? a.column)));
   }
   if (reading.sink !== 'api' || reading.write.api !== 'redis') return false;
   const key = reading.write.keyText;

@@ -18,6 +18,24 @@ export const LOCK_TABLE = /(?:^|_)(?:locks?|locking|leases?|mutex(?:es)?|advisor
 export const LOCK_HOLDER_COLUMN =
   /^(?:owner|holder|locked_?by|owned_?by|acquired_?by|worker|instance|client|node|process|session|host(?:name)?)(?:_?(?:id|name|key|token|uuid))?$|^lease_?(?:id|token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^lock_?(?:token|value|uuid|secret|nonce|owner|holder|generation|epoch|version)$|^(?:fence|fencing)_?(?:token|id|generation|epoch)?$|^(?:token|nonce|secret|uuid|guid|version|generation|epoch|lease)$|^record_?version(?:_?number)?$|^rvn$/i;
 
+/**
+ * A field that names who holds a row (`held_by`, `owner_id`, `lockedBy`, `assignee`): emptying it
+ * frees the row for the next claimant, a release of claims rather than a purge of data.
+ */
+export const ROW_HOLDER_FIELD =
+  /^(?:held|locked|claimed|owned|acquired|reserved|assigned|leased|checked_?out)_?(?:by|to)(?:_?(?:id|name))?$|^(?:owner|holder|worker|assignee|claimant|lessee)(?:_?(?:id|name))?$/i;
+
+/**
+ * Columns that keep a lease itself rather than data: its holder (`ROW_HOLDER_FIELD`), its expiry,
+ * its token, its heartbeat (`lock_expires_at`, `lease_until`, `fence_token`, `epoch`). Writing only
+ * these renews or hands over a lease.
+ */
+const LEASE_UPKEEP_COLUMN = /^(?:lease|lock)|expir|until|heartbeat|ttl|deadline|renewed|fenc|token|generation|epoch/i;
+
+export function isLeaseUpkeepColumn(column: string): boolean {
+  return ROW_HOLDER_FIELD.test(column) || LEASE_UPKEEP_COLUMN.test(column);
+}
+
 /** Columns that say when a lock row expires: a predicate on them reaps expired rows. */
 export const LOCK_EXPIRY_COLUMN = /(?:expir|valid_?until|locked_?until|lease_?until|held_?until|deadline|heartbeat|ttl|timeout|renewed_?at)/i;
 

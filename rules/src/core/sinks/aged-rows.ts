@@ -16,6 +16,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, constInitializer, memberName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
+import { ROW_HOLDER_FIELD } from '../models/lock-tables.js';
 import type { SqlStatementInfo } from '../sql/types.js';
 import type { KnexWrite } from './knex-writes.js';
 import type { ObjectWrite } from './object-writes.js';
@@ -77,16 +78,9 @@ function isClearing(node: Node): boolean {
   return n.type === AST_NODE_TYPES.MemberExpression && /^(?:DbNull|JsonNull)$/.test(memberName(n) ?? '');
 }
 
-/**
- * A field that names who holds the row (`held_by`, `owner`, `lockedBy`, `assignee`): emptying it by
- * age frees the row for the next claimant, a release of claims rather than a purge, and stays the
- * lock rules' to judge.
- */
-const HOLDER_FIELD = /^(?:held|locked|claimed|owned|acquired|reserved|assigned|leased|checked_?out)_?(?:by|to)(?:_?(?:id|name))?$|^(?:owner|holder|worker|assignee|claimant|lessee)(?:_?(?:id|name))?$/i;
-
 /** Every property of a values object clears its field, none of them a holder's. */
 function clearsOnly(values: TSESTree.ObjectExpression | undefined): boolean {
-  return !!values && values.properties.length > 0 && values.properties.every((p) => p.type === AST_NODE_TYPES.Property && isClearing(p.value) && !HOLDER_FIELD.test(propertyKeyName(p) ?? ''));
+  return !!values && values.properties.length > 0 && values.properties.every((p) => p.type === AST_NODE_TYPES.Property && isClearing(p.value) && !ROW_HOLDER_FIELD.test(propertyKeyName(p) ?? ''));
 }
 
 /** An upper-bound filter value on the clock: Prisma/MongoDB `{ lt: cutoff }`, Sequelize `{ [Op.lt]: cutoff }`, TypeORM `LessThan(cutoff)`. */
@@ -133,7 +127,7 @@ function clearsUpdate(write: ObjectWrite): boolean {
       if (p.type !== AST_NODE_TYPES.Property) return false;
       const key = propertyKeyName(p);
       const value = unwrap(p.value);
-      if (key === '$unset') return value.type === AST_NODE_TYPES.ObjectExpression && value.properties.every((q) => q.type === AST_NODE_TYPES.Property && !HOLDER_FIELD.test(propertyKeyName(q) ?? ''));
+      if (key === '$unset') return value.type === AST_NODE_TYPES.ObjectExpression && value.properties.every((q) => q.type === AST_NODE_TYPES.Property && !ROW_HOLDER_FIELD.test(propertyKeyName(q) ?? ''));
       return key === '$set' && value.type === AST_NODE_TYPES.ObjectExpression && clearsOnly(value);
     });
   }
@@ -162,7 +156,7 @@ function sqlClockCutoff(value: SqlStatementInfo['conditions'][number]['value'], 
 /** A SQL DELETE, or UPDATE that only sets columns to NULL, whose own WHERE keeps rows below the clock, with no OR. */
 export function agedSqlPurge(statement: SqlStatementInfo, call: SqlCall, sourceCode: SourceCode): boolean {
   if (statement.kind === 'update') {
-    if (statement.upsert || statement.assignments.length === 0 || !statement.assignments.every((a) => /^\s*null\s*$/i.test(a.value.text) && !HOLDER_FIELD.test(a.column))) return false;
+    if (statement.upsert || statement.assignments.length === 0 || !statement.assignments.every((a) => /^\s*null\s*$/i.test(a.value.text) && !ROW_HOLDER_FIELD.test(a.column))) return false;
   } else if (statement.kind !== 'delete') {
     return false;
   }
