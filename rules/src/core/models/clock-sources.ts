@@ -124,9 +124,20 @@ export const VALUE_KEEPING_METHODS: ReadonlySet<string> = new Set([
   'string',
 ]);
 
+/**
+ * Methods that step a clock value back, or convert it, and keep it a point no later than the
+ * clock: `dayjs().subtract(7, 'day')`, `DateTime.now().minus({ days: 1 })`, `.startOf('day')`,
+ * besides the value-keeping conversions above (`getTime()`, `toISOString()`).
+ */
+export const CLOCK_STEP_BACK_METHODS: ReadonlySet<string> = new Set(['subtract', 'minus', 'sub', 'startOf', 'toDate', 'toJSDate', 'toSQL', ...VALUE_KEEPING_METHODS]);
+/** date-fns style functions that step a date back: `subDays(new Date(), 90)`. */
+export const DATE_STEP_BACK_FUNCTION = /^sub(?:Milliseconds|Seconds|Minutes|Hours|Days|Weeks|Months|Years)$/;
+/** SQL functions that step a time back or convert it (`now() - make_interval(days => 7)`, `date_trunc('day', now())`). */
+export const SQL_TIME_STEP_FUNCTIONS: ReadonlySet<string> = new Set(['date_sub', 'subdate', 'to_timestamp', 'extract', 'date_trunc', 'timezone', 'make_interval']);
+
 /** SQL functions that read the database clock. */
 export const SQL_CLOCK_FUNCTIONS: ReadonlySet<string> = new Set([
-  'now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'timeofday', 'current_timestamp', 'localtimestamp',
+  'now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'timeofday', 'current_timestamp', 'localtimestamp', 'current_date',
   'unix_timestamp', 'utc_timestamp', 'sysdate', 'current_time', 'localtime', 'getdate', 'sysdatetime',
 ]);
 /** SQL functions that return random values. */

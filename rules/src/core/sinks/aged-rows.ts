@@ -16,18 +16,13 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, constInitializer, memberName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
+import { CLOCK_STEP_BACK_METHODS, DATE_STEP_BACK_FUNCTION, SQL_CLOCK_FUNCTIONS, SQL_TIME_STEP_FUNCTIONS, VALUE_KEEPING_FUNCTIONS } from '../models/clock-sources.js';
 import { ROW_HOLDER_FIELD } from '../models/lock-tables.js';
+import { clockImports, clockSourceOf } from '../modules/value-origin.js';
 import type { SqlStatementInfo } from '../sql/types.js';
 import type { KnexWrite } from './knex-writes.js';
 import type { ObjectWrite } from './object-writes.js';
 import type { SqlCall } from './sql-writes.js';
-
-/** Date library calls that read the clock when called without arguments. */
-const CLOCK_FACTORY = /^(?:dayjs|moment|DateTime\.now|DateTime\.utc|Temporal\.Now\.instant)$/;
-/** Steps back from (or conversions of) a clock value that keep it a cutoff: `subtract(90, 'day')`, `toISOString()`. */
-const CLOCK_STEP = /^(?:subtract|minus|sub|startOf|toISOString|toJSON|toDate|toJSDate|toMillis|getTime|valueOf|unix|toString|toSQL)$/;
-/** date-fns style helpers that step a date back: `subDays(new Date(), 90)`. */
-const DATE_SUB_HELPER = /^sub(?:Milliseconds|Seconds|Minutes|Hours|Days|Weeks|Months|Years)$/;
 
 /**
  * A value read from the clock at run time, or a point before it: `new Date()`, `Date.now()`,
@@ -44,27 +39,32 @@ export function isClockCutoff(node: Node, sourceCode: SourceCode, depth = 0): bo
       return !!init && again(init);
     }
     case AST_NODE_TYPES.NewExpression:
-      if (n.callee.type !== AST_NODE_TYPES.Identifier || n.callee.name !== 'Date') return false;
-      return n.arguments.length === 0 || (n.arguments.length === 1 && again(n.arguments[0]));
+      if (isClock(n, sourceCode)) return true;
+      // `new Date(Date.now() - ttl)`
+      return n.callee.type === AST_NODE_TYPES.Identifier && n.callee.name === 'Date' && n.arguments.length === 1 && again(n.arguments[0]);
     case AST_NODE_TYPES.BinaryExpression:
       // `Date.now() - ttl`: a point before now.
       return n.operator === '-' && again(n.left);
     case AST_NODE_TYPES.TemplateLiteral:
       return n.expressions.length === 1 && n.quasis.every((q) => q.value.cooked === '') && again(n.expressions[0]);
     case AST_NODE_TYPES.CallExpression: {
+      if (isClock(n, sourceCode)) return true;
       const callee = unwrap(n.callee);
-      const path = sourceCode.getText(callee);
-      if (path === 'Date.now' || (CLOCK_FACTORY.test(path) && n.arguments.length === 0)) return true;
       if (callee.type === AST_NODE_TYPES.Identifier) {
-        if (callee.name === 'String' || callee.name === 'Number') return n.arguments.length === 1 && again(n.arguments[0]);
-        return DATE_SUB_HELPER.test(callee.name) && again(n.arguments[0]);
+        if (VALUE_KEEPING_FUNCTIONS.has(callee.name)) return n.arguments.length === 1 && again(n.arguments[0]);
+        return DATE_STEP_BACK_FUNCTION.test(callee.name) && again(n.arguments[0]);
       }
-      if (callee.type === AST_NODE_TYPES.MemberExpression) return CLOCK_STEP.test(memberName(callee) ?? '') && again(callee.object);
+      if (callee.type === AST_NODE_TYPES.MemberExpression) return CLOCK_STEP_BACK_METHODS.has(memberName(callee) ?? '') && again(callee.object);
       return false;
     }
     default:
       return false;
   }
+}
+
+/** The clock itself, by the shared clock catalog: `new Date()`, `Date.now()`, `dayjs()` through its import. */
+function isClock(node: TSESTree.CallExpression | TSESTree.NewExpression, sourceCode: SourceCode): boolean {
+  return clockSourceOf(node, sourceCode, clockImports(sourceCode))?.kind === 'clock';
 }
 
 /** `null`, or Prisma's `Prisma.DbNull` / `Prisma.JsonNull`: a value that clears a field. */
@@ -134,16 +134,13 @@ function clearsUpdate(write: ObjectWrite): boolean {
   return clearsOnly(write.values);
 }
 
-/** SQL functions that read the clock, and those that step a time back or convert it. */
-const SQL_CLOCK = new Set(['now', 'current_timestamp', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'localtimestamp', 'current_date', 'utc_timestamp', 'sysdate', 'unix_timestamp']);
-const SQL_TIME_STEP = new Set(['date_sub', 'subdate', 'to_timestamp', 'extract', 'date_trunc', 'timezone', 'make_interval']);
 const SQL_CLOCK_KEYWORD = /^\s*\(?\s*(?:current_timestamp|current_date|localtimestamp)\b/i;
 
 /** A SQL value that is the clock or a point before it: `now()`, `NOW() - INTERVAL '1 day'`, `$2` bound to `new Date()`. */
 function sqlClockCutoff(value: SqlStatementInfo['conditions'][number]['value'], call: SqlCall, sourceCode: SourceCode): boolean {
   if (value.columns.length > 0 || /\+/.test(value.text)) return false;
-  if (!value.functions.every((f) => SQL_CLOCK.has(f) || SQL_TIME_STEP.has(f))) return false;
-  const clock = value.functions.some((f) => SQL_CLOCK.has(f)) || SQL_CLOCK_KEYWORD.test(value.text);
+  if (!value.functions.every((f) => SQL_CLOCK_FUNCTIONS.has(f) || SQL_TIME_STEP_FUNCTIONS.has(f))) return false;
+  const clock = value.functions.some((f) => SQL_CLOCK_FUNCTIONS.has(f)) || SQL_CLOCK_KEYWORD.test(value.text);
   if (value.params.length === 0) return clock;
   return value.params.every((n) => {
     const bound = call.param(n);

@@ -33,7 +33,7 @@ import { receiverKey } from '../modules/receivers.js';
 import { BUILTIN_CATALOG, type Catalog } from '../models/catalog.js';
 import type { TokenSourceModel } from '../models/token-sources.js';
 import { counterOutputs, readSqlCall } from '../sinks/sql-writes.js';
-import { clockSourceOf, isClockPackage } from './value-origin.js';
+import { clockSourceOf, isClockPackage } from '../modules/value-origin.js';
 
 /** One step into a value: a property name, an array index, or one of the markers below. */
 export type PathStep = string | number;

@@ -11,7 +11,7 @@ import { readSqlCall } from '../sinks/sql-writes.js';
 import type { SqlStatementInfo } from '../sql/types.js';
 import { describePlace, isTokenColumn, mayHoldFenceTokens, tokenStrength, type TokenPlaceOptions } from '../tokens/token-places.js';
 import { ValueFlow, type ValuePlace } from '../tokens/value-flow.js';
-import { clockSourceOf, isClockPackage, sqlClockFragmentOf, sqlClockFunction, type ValueOrigin } from '../tokens/value-origin.js';
+import { clockSourceOf, isClockPackage, sqlClockFragmentOf, sqlClockFunction, type ValueOrigin } from '../modules/value-origin.js';
 
 export type ClockTokenFinding =
   | { type: 'value'; node: Node; kind: OriginKind; place: string; source: string; sourceLine: number }

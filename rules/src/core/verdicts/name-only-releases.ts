@@ -20,7 +20,7 @@ import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
 import { keyArgument } from '../modules/param-sources.js';
-import { clockSourceOf, isClockPackage, sqlClockFunction } from '../tokens/value-origin.js';
+import { clockImports, clockSourceOf, sqlClockFunction } from '../modules/value-origin.js';
 import { claimedLeaseColumns, claimedLeaseFields, leaseColumnChecks } from './lease-columns.js';
 import { lockRecordNeverExpires } from './record-lock-expiry.js';
 import type { SqlStatementInfo } from '../sql/types.js';
@@ -376,16 +376,6 @@ function isRandomValue(node: Node | undefined, sourceCode: SourceCode): boolean 
   }
   if (n?.type !== AST_NODE_TYPES.CallExpression) return false;
   return clockSourceOf(n, sourceCode, clockImports(sourceCode))?.kind === 'random';
-}
-
-/** Local names the file imports from clock or random packages (`v4` from `uuid`). */
-function clockImports(sourceCode: SourceCode): Set<string> {
-  const names = new Set<string>();
-  for (const statement of sourceCode.ast.body) {
-    if (statement.type !== AST_NODE_TYPES.ImportDeclaration || !isClockPackage(statement.source.value)) continue;
-    for (const specifier of statement.specifiers) names.add(specifier.local.name);
-  }
-  return names;
 }
 
 /**

@@ -62,6 +62,17 @@ describe('object APIs', () => {
   });
 });
 
+describe('date libraries', () => {
+  it('a cutoff from dayjs or date-fns counts through its import; a project function of the same name is no clock', () => {
+    const withDayjs = locked(`    await prisma.session.deleteMany({ where: { expiresAt: { lt: dayjs().subtract(1, 'day').toDate() } } });
+    await prisma.session.deleteMany({ where: { expiresAt: { lt: subDays(new Date(), 30) } } });`).replace(head, `import dayjs from 'dayjs';\n${head}`);
+    expect(findings(withDayjs)).toEqual([]);
+    // `dayjs` here is the project's own: it returns the last sweep's time handed in, not the clock.
+    const shadowed = locked(`    await prisma.session.deleteMany({ where: { expiresAt: { lt: dayjs().toDate() } } });`).replace(head, `${head}declare function dayjs(): { toDate(): Date };\n`);
+    expect(findings(shadowed)).toEqual(['17 fencelint/require-fence-condition']);
+  });
+});
+
 describe('SQL', () => {
   it('a DELETE below now() or a bound clock value is no late write; an OR, a claim, a stored state or a freed holder is', () => {
     const code = locked(`    await pool.query('DELETE FROM sessions WHERE expires_at < now()');

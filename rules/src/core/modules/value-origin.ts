@@ -16,7 +16,6 @@ import {
   type ClockSource,
   type OriginKind,
 } from '../models/clock-sources.js';
-import type { SqlValue } from '../sql/types.js';
 
 export interface ValueOrigin {
   kind: OriginKind;
@@ -123,6 +122,34 @@ export function isClockPackage(source: string): boolean {
 
 const CLOCK_PACKAGES: ReadonlySet<string> = new Set(PACKAGE_CLOCK_SOURCES.flatMap((p) => p.packages));
 
+const importedClockNames = new WeakMap<TSESTree.Program, ReadonlySet<string>>();
+
+/** Local names a file imports (or requires at its top level) from clock or random packages (`v4` from `uuid`), once per tree. */
+export function clockImports(sourceCode: SourceCode): ReadonlySet<string> {
+  const cached = importedClockNames.get(sourceCode.ast);
+  if (cached) return cached;
+  const names = new Set<string>();
+  for (const statement of sourceCode.ast.body) {
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
+      if (isClockPackage(statement.source.value)) for (const spec of statement.specifiers) names.add(spec.local.name);
+    } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
+      for (const decl of statement.declarations) {
+        const required = decl.init && requireOf(decl.init);
+        if (!required || !isClockPackage(required.source)) continue;
+        if (decl.id.type === AST_NODE_TYPES.Identifier) names.add(decl.id.name);
+        else if (decl.id.type === AST_NODE_TYPES.ObjectPattern) {
+          for (const prop of decl.id.properties) {
+            const value = prop.type === AST_NODE_TYPES.Property ? (prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value) : undefined;
+            if (value?.type === AST_NODE_TYPES.Identifier) names.add(value.name);
+          }
+        }
+      }
+    }
+  }
+  importedClockNames.set(sourceCode.ast, names);
+  return names;
+}
+
 /**
  * The clock or random source this call or `new` is, if it is one. `localNames` holds the
  * local names bound to clock packages (see `isClockPackage`); other roots must be globals.
@@ -160,8 +187,14 @@ export function clockSourceOf(
   return { kind: source.kind, node, text };
 }
 
+/** What a SQL value reads, as the SQL stage parses it (`SqlValue`). */
+export interface SqlFunctionsRead {
+  readonly columns: readonly string[];
+  readonly functions: readonly string[];
+}
+
 /** The clock or random SQL function a value calls, unless it also reads a column (`greatest(tok + 1, ...)`). */
-export function sqlClockFunction(value: SqlValue): { kind: OriginKind; name: string } | undefined {
+export function sqlClockFunction(value: SqlFunctionsRead): { kind: OriginKind; name: string } | undefined {
   if (value.columns.some((c) => !c.startsWith('excluded.'))) return undefined;
   const clock = value.functions.find((f) => SQL_CLOCK_FUNCTIONS.has(f));
   if (clock) return { kind: 'clock', name: clock };
