@@ -13,6 +13,7 @@ export type MessageIds =
   | 'receivedTokenUnused'
   | 'receivedLeaseUnfenced'
   | 'callWritesUnfenced'
+  | 'callWritesSeveralUnfenced'
   | 'callPassesNonToken'
   | 'recordWriteUnfenced'
   | 'addFenceCondition';
@@ -32,6 +33,7 @@ export default createRule<Options, MessageIds>({
       receivedTokenUnused: '{{write}} in {{fn}} does not compare the fence token {{token}} it is given{{at}}.',
       receivedLeaseUnfenced: '{{write}} in {{fn}} gets the lease {{lease}}{{at}} but compares no fence token.',
       callWritesUnfenced: '{{write}} ({{where}}) runs under {{acquire}} unfenced.',
+      callWritesSeveralUnfenced: '{{write}} ({{where}}) and {{others}} run under {{acquire}} unfenced.',
       callPassesNonToken: '{{write}} ({{where}}) under {{acquire}} is fenced on {{value}}, not a token.',
       recordWriteUnfenced: '{{write}} under {{acquire}} writes a record back: it cannot carry a fence condition.',
       addFenceCondition: 'Compare and store {{column}} with {{token}} in this write.',
@@ -63,7 +65,7 @@ export default createRule<Options, MessageIds>({
         const column = inferTokenColumn(all) ?? options.tokenColumn ?? analysis.tokenColumn;
         // A same-file helper several locked calls reach is reported at each of those calls.
         const sites = all.flatMap((w): Array<WriteSite | ReceivedWriteSite> => (w.fenced || findings.some((f) => !f.alsoUnfenced && isWriteOf(f, w.node)) ? [] : 'reachedFrom' in w && w.reachedFrom ? w.reachedFrom : [w]));
-        // A call is one finding however many writes it leads to: it names the first unfenced one.
+        // A call is one finding however many writes it leads to.
         const reportedCalls = new Set<WriteSite['node']>();
         for (const write of sites) {
           if (write.sink === 'call') {
@@ -75,30 +77,23 @@ export default createRule<Options, MessageIds>({
           const reportedLine = write.node.loc.start.line;
           if (write.sink === 'call') {
             if (!acquire) continue;
+            // One finding per call, however many unfenced writes it leads to: the first named, the others listed.
+            const further = write.furtherUnfenced ?? [];
+            const placeOf = (w: { at: { file: string; line: number } }) => `${fileLabel(w.at.file)}:${w.at.line}`;
+            const places = further.slice(0, 3).map(placeOf).join(', ') + (further.length > 3 ? ', ...' : '');
+            const others = further.length === 1 ? `${codeSpan(further[0].label.replace(/^`|`$/g, ''), 24)} (${places})` : `${further.length} more writes (${places})`;
             context.report({
               loc: callHeadLoc(write.node),
-              messageId: write.nonTokenArgument ? 'callPassesNonToken' : 'callWritesUnfenced',
+              messageId: write.nonTokenArgument ? 'callPassesNonToken' : further.length > 0 ? 'callWritesSeveralUnfenced' : 'callWritesUnfenced',
               data: {
                 // The file and line are enough here; the code flow (SARIF, related information) has the path.
                 write: codeSpan(write.write.label.replace(/^`|`$/g, ''), 24),
-                where: `${fileLabel(write.write.at.file)}:${write.write.at.line}`,
+                where: placeOf(write.write) + (write.nonTokenArgument && further.length > 0 ? `; unfenced: ${places}` : ''),
+                others,
                 acquire: acquirePlace(acquire, reportedLine),
                 value: write.nonTokenArgument ? codeSpan(sourceCode.getText(write.nonTokenArgument), 24) : '',
               },
             });
-            // Each further unfenced write inside is a late write of its own, named at the same call.
-            for (const further of write.furtherUnfenced ?? []) {
-              context.report({
-                loc: callHeadLoc(write.node),
-                messageId: 'callWritesUnfenced',
-                data: {
-                  write: codeSpan(further.label.replace(/^`|`$/g, ''), 24),
-                  where: `${fileLabel(further.at.file)}:${further.at.line}`,
-                  acquire: acquirePlace(acquire, reportedLine),
-                  value: '',
-                },
-              });
-            }
             continue;
           }
           // Compared but not stored is require-token-update's finding.
