@@ -80,8 +80,9 @@ export default createRule<Options, MessageIds>({
             // One finding per call, however many unfenced writes it leads to: the first named, the others listed.
             const further = write.furtherUnfenced ?? [];
             const placeOf = (w: { at: { file: string; line: number } }) => `${fileLabel(w.at.file)}:${w.at.line}`;
-            const places = further.slice(0, 3).map(placeOf).join(', ') + (further.length > 3 ? ', ...' : '');
-            const others = further.length === 1 ? `${codeSpan(further[0].label.replace(/^`|`$/g, ''), 24)} (${places})` : `${further.length} more writes (${places})`;
+            // A place in the first write's file is its line alone (`:82`), to keep the message one line.
+            const places = further.slice(0, 3).map((w) => (w.at.file === write.write.at.file ? `:${w.at.line}` : placeOf(w))).join(', ') + (further.length > 3 ? ', ...' : '');
+            const others = `${further.length} more (${places})`;
             context.report({
               loc: callHeadLoc(write.node),
               messageId: write.nonTokenArgument ? 'callPassesNonToken' : further.length > 0 ? 'callWritesSeveralUnfenced' : 'callWritesUnfenced',

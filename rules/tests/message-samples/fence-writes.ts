@@ -75,3 +75,27 @@ export async function persistMerchantPayoutTotals(merchantAccountIdentifier: str
   ]);
   void payoutFenceToken;
 }
+
+// A helper that two locked operations share makes two writes: each call is one finding naming both.
+async function moveMerchantReserveBetweenSettlementAccounts(merchantAccountIdentifier: string, reserveAmountInMinorUnits: number): Promise<void> {
+  await settlementDatabasePool.query('UPDATE merchant_settlement_reserve_balances SET amount = $1, updated_at = now() WHERE merchant_account_id = $2', [reserveAmountInMinorUnits, merchantAccountIdentifier]);
+  await settlementDatabasePool.query('UPDATE merchant_settlement_available_balances SET amount = $1, updated_at = now() WHERE merchant_account_id = $2', [reserveAmountInMinorUnits, merchantAccountIdentifier]);
+}
+
+export async function releaseMerchantReserve(merchantAccountIdentifier: string, reserveAmountInMinorUnits: number): Promise<void> {
+  const merchantReserveLock = await redlock.acquire([`reserve:${merchantAccountIdentifier}`], 30_000);
+  try {
+    await moveMerchantReserveBetweenSettlementAccounts(merchantAccountIdentifier, reserveAmountInMinorUnits);
+  } finally {
+    await merchantReserveLock.release();
+  }
+}
+
+export async function rebalanceMerchantReserve(merchantAccountIdentifier: string, reserveAmountInMinorUnits: number): Promise<void> {
+  const merchantReserveLock = await redlock.acquire([`reserve:${merchantAccountIdentifier}`], 30_000);
+  try {
+    await moveMerchantReserveBetweenSettlementAccounts(merchantAccountIdentifier, -reserveAmountInMinorUnits);
+  } finally {
+    await merchantReserveLock.release();
+  }
+}

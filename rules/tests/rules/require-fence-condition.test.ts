@@ -3359,13 +3359,13 @@ class Dispatcher {
 }
 `,
       errors: [
-        { messageId: 'callWritesSeveralUnfenced', line: 12, data: { write: '`UPDATE jobs`', where: '<text>:7', others: '`UPDATE workers` (<text>:8)', acquire: '`redlock.acquire` (line 11)' } },
+        { messageId: 'callWritesSeveralUnfenced', line: 12, data: { write: '`UPDATE jobs`', where: '<text>:7', others: '1 more (:8)', acquire: '`redlock.acquire` (line 11)' } },
         { messageId: 'callWritesSeveralUnfenced', line: 17 },
         { messageId: 'callWritesSeveralUnfenced', line: 18 },
       ],
     },
     {
-      name: 'a helper with five unfenced writes: the first named, the other four counted, three of their places listed',
+      name: 'a helper with five unfenced writes: the first named, the other four counted, three of their lines listed',
       code: `import Redlock from 'redlock';
 import { Pool } from 'pg';
 const pool = new Pool();
@@ -3387,7 +3387,7 @@ export async function reopen(month: string) {
 }
 `,
       errors: [
-        { messageId: 'callWritesSeveralUnfenced', line: 14, data: { write: '`UPDATE ledgers`', where: '<text>:6', others: '4 more writes (<text>:7, <text>:8, <text>:9, ...)', acquire: '`redlock.acquire` (line 13)' } },
+        { messageId: 'callWritesSeveralUnfenced', line: 14, data: { write: '`UPDATE ledgers`', where: '<text>:6', others: '4 more (:7, :8, :9, ...)', acquire: '`redlock.acquire` (line 13)' } },
         { messageId: 'callWritesSeveralUnfenced', line: 18 },
       ],
     },
