@@ -220,7 +220,45 @@ function extendsLockingBase(sourceCode: SourceCode, viewOf: () => ProjectView | 
   }
 }
 
+/**
+ * A file that names no lock can still take one through the project's own helper
+ * (`await runExclusive('digest', async () => ...)` from `../jobs/guard`): an import the module
+ * graph summarises as an acquire, a callback or a handle one, opens the gate. Only a module whose
+ * own text names a lock (or re-exports others) is summarised for the question, so a file of plain
+ * code pays one resolution and one cached text test per project import.
+ */
+function importsLockHelper(sourceCode: SourceCode, viewOf: () => ProjectView | undefined): boolean {
+  const bindings: ImportBinding[] = [];
+  for (const statement of (sourceCode.ast as TSESTree.Program).body) {
+    if (statement.type !== AST_NODE_TYPES.ImportDeclaration || statement.importKind === 'type') continue;
+    const table: ImportTable = new Map();
+    recordImport(statement, table);
+    for (const [local, binding] of table) {
+      const spec = statement.specifiers.find((s) => s.local.name === local);
+      if (spec?.type === AST_NODE_TYPES.ImportSpecifier && spec.importKind === 'type') continue;
+      bindings.push(binding);
+    }
+  }
+  if (bindings.length === 0) return false;
+  const view = viewOf();
+  if (!view) return false;
+  try {
+    return bindings.some((binding) => {
+      const file = view.resolve(binding.source);
+      if (!file || !view.moduleTextMatches(file, LOCK_HELPER_MODULE)) return false;
+      const exported = view.exportOfBinding(binding);
+      if (exported?.kind === 'function') return exported.fn.acquire !== undefined;
+      if (exported?.kind === 'class') return [...exported.statics.values(), ...exported.methods.values()].some((fn) => fn.acquire !== undefined);
+      return false;
+    });
+  } catch {
+    return false;
+  }
+}
+
 export const LOCK_HINT = /acquire(?!Token)|(?<![A-Za-z])[lL]ock|(?<=[a-z0-9_])Lock|(?<![A-Za-z])[lL]ease|(?<=[a-z0-9_])Lease|LOCK|LEASE|[rR]edlock|mutex|Mutex|semaphore|Semaphore|\bNX\b|\bnx\s*:|setnx|setNX|advisory|fenc|Fenc|\.election\s*\(/;
+/** A module that may export a lock helper: its text names a lock, or it re-exports other modules (a barrel). */
+const LOCK_HELPER_MODULE = new RegExp(`${LOCK_HINT.source}|\\bexport\\s*(?:\\*|\\{[^}]*\\})\\s*from\\b`);
 const MAX_CALL_DEPTH = 4;
 
 const cache = new WeakMap<SourceCode, FileAnalysis>();
@@ -302,8 +340,13 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const empty = (): FileAnalysis => ({
     acquires: [], writes: [], received: [], receivedWrites: [], sqlCalls: [], calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf: () => undefined, readWrite, file: options.file,
   });
-  const viewOf = () => options.project ?? (options.file && projectSetting(settings) ? projectGraph.viewFor(options.file, settingsKey(settings), summarizerFor(settings)) : undefined);
-  if (!options.summaryMode && !LOCK_HINT.test(sourceCode.text) && !catalog.ownLockHint?.test(sourceCode.text) && !extendsLockingBase(sourceCode, viewOf)) return empty();
+  // One view (one budget) for the gate and the pass, so the modules the gate read count as this file's dependencies.
+  let view: ProjectView | undefined | null = null;
+  const viewOf = () => {
+    if (view === null) view = options.project ?? (options.file && projectSetting(settings) ? projectGraph.viewFor(options.file, settingsKey(settings), summarizerFor(settings)) : undefined);
+    return view;
+  };
+  if (!options.summaryMode && !LOCK_HINT.test(sourceCode.text) && !catalog.ownLockHint?.test(sourceCode.text) && !extendsLockingBase(sourceCode, viewOf) && !importsLockHelper(sourceCode, viewOf)) return empty();
 
   // The project's modules are consulted only for files that passed the gate.
   const project = viewOf();

@@ -334,6 +334,12 @@ export class ModuleGraph {
     return text === null || textMayExport(text, name);
   }
 
+  /** Whether module `file`'s own text matches `pattern`: a cheap look, cached by stamp, before summarising it. */
+  textMatches(file: string, pattern: RegExp): boolean {
+    const text = this.textOf(file);
+    return text !== null && pattern.test(text);
+  }
+
   /** The text of `file` for a cheap look (null: unknown, too large or unreadable). */
   private textOf(file: string): string | null {
     const stamp = this.stampOf(file);
@@ -564,6 +570,11 @@ export class ProjectView {
    * it; one that hit an import cycle (`pending`) is not kept.
    */
   private readonly bindingAnswers = new Map<string, ExportSummary | null>();
+
+  /** Whether the project module `file` spells `pattern` in its own text (see `ModuleGraph.textMatches`). */
+  moduleTextMatches(file: string, pattern: RegExp): boolean {
+    return this.graph.textMatches(file, pattern);
+  }
 
   /** What an imported binding is, following re-exports; undefined for libraries and the unknown. */
   exportOfBinding(binding: ImportBinding): ExportSummary | undefined {
