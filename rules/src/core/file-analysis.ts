@@ -228,17 +228,22 @@ function extendsLockingBase(sourceCode: SourceCode, viewOf: () => ProjectView | 
  * code pays one resolution and one cached text test per project import.
  */
 function importsLockHelper(sourceCode: SourceCode, viewOf: () => ProjectView | undefined): boolean {
-  const bindings: ImportBinding[] = [];
+  const table: ImportTable = new Map();
   for (const statement of (sourceCode.ast as TSESTree.Program).body) {
-    if (statement.type !== AST_NODE_TYPES.ImportDeclaration || statement.importKind === 'type') continue;
-    const table: ImportTable = new Map();
-    recordImport(statement, table);
-    for (const [local, binding] of table) {
-      const spec = statement.specifiers.find((s) => s.local.name === local);
-      if (spec?.type === AST_NODE_TYPES.ImportSpecifier && spec.importKind === 'type') continue;
-      bindings.push(binding);
+    if (statement.type === AST_NODE_TYPES.ImportDeclaration) {
+      if (statement.importKind === 'type') continue;
+      const own: ImportTable = new Map();
+      recordImport(statement, own);
+      for (const [local, binding] of own) {
+        const spec = statement.specifiers.find((s) => s.local.name === local);
+        if (!(spec?.type === AST_NODE_TYPES.ImportSpecifier && spec.importKind === 'type')) table.set(local, binding);
+      }
+    } else if (statement.type === AST_NODE_TYPES.VariableDeclaration) {
+      // CommonJS: `const { runExclusive } = require('../jobs')`.
+      for (const declarator of statement.declarations) recordImport(declarator, table);
     }
   }
+  const bindings = [...table.values()];
   if (bindings.length === 0) return false;
   const view = viewOf();
   if (!view) return false;
@@ -249,6 +254,8 @@ function importsLockHelper(sourceCode: SourceCode, viewOf: () => ProjectView | u
       const exported = view.exportOfBinding(binding);
       if (exported?.kind === 'function') return exported.fn.acquire !== undefined;
       if (exported?.kind === 'class') return [...exported.statics.values(), ...exported.methods.values()].some((fn) => fn.acquire !== undefined);
+      // A namespace or an exported object of functions: `jobs.runExclusive(...)`.
+      if (exported?.kind === 'object') return [...exported.members.values()].some((fn) => fn.acquire !== undefined);
       return false;
     });
   } catch {

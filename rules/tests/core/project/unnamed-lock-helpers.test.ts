@@ -70,6 +70,32 @@ export async function sendDigest(day: string, body: string) {
     expect(findings(results.get('src/digest/send-digest.ts'))).toEqual(['5 fencelint/require-fence-condition']);
   });
 
+  it('through a namespace import, and through CommonJS require', async () => {
+    current = project({
+      'src/jobs/scheduler.ts': jobs,
+      'src/digest/send-digest.ts': `import * as jobs from '../jobs/scheduler';
+
+export async function sendDigest(day: string, body: string) {
+  await jobs.runExclusive('digest:' + day, async () => {
+    await jobs.pool.query('UPDATE digests SET body = $1 WHERE day = $2', [body, day]);
+  });
+}
+`,
+      'src/digest/resend.js': `const { pool, runExclusive } = require('../jobs/scheduler');
+
+async function resend(day, body) {
+  await runExclusive('digest:' + day, async () => {
+    await pool.query('UPDATE digests SET body = $1 WHERE day = $2', [body, day]);
+  });
+}
+module.exports = { resend };
+`,
+    });
+    const results = await current.lint('src/digest/send-digest.ts', 'src/digest/resend.js');
+    expect(findings(results.get('src/digest/send-digest.ts'))).toEqual(['5 fencelint/require-fence-condition']);
+    expect(findings(results.get('src/digest/resend.js'))).toEqual(['5 fencelint/require-fence-condition']);
+  });
+
   it('an import of plain code from the same module, or from a module naming no lock, leaves the file alone', async () => {
     current = project({
       'src/jobs/scheduler.ts': jobs,
