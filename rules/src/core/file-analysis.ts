@@ -14,6 +14,7 @@ import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLate
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey } from './locks/held-key-callers.js';
 import { inSection, sectionRanges, takenBranches } from './locks/untaken-branches.js';
+import { isFreshKey, lockKeyArgument } from './locks/fresh-keys.js';
 import { filterPicksClaimed, objectClaimKeys, picksClaimed, sqlClaimKeys } from './sinks/claimed-records.js';
 import { agedKnexPurge, agedObjectPurge, agedScoreTrim, agedSqlPurge } from './sinks/aged-rows.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
@@ -636,6 +637,18 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   }
   if (callees) writes.push(...passedFunctionWrites(acquires, callees, project!));
   dropClaimOwnedWrites(writes, sourceCode);
+  // A lock keyed by a value this function has just made (`lock:${randomUUID()}`, a new record's id) has no other holder.
+  const freshKeyed = new Map<AcquireSite, boolean>();
+  const uncontended = (site: AcquireSite): boolean => {
+    let fresh = freshKeyed.get(site);
+    if (fresh === undefined) {
+      const own = ownRecords(site.node);
+      fresh = !site.handedOver && isFreshKey(lockKeyArgument(site.node, site.keyNode), sourceCode, (n) => readsInserted(n, own, sourceCode));
+      freshKeyed.set(site, fresh);
+    }
+    return fresh;
+  };
+  for (let i = writes.length - 1; i >= 0; i--) if (!writes[i].fenced && uncontended(writes[i].acquire)) writes.splice(i, 1);
   sharedHelperCalls(writes, acquires, calls, functions, sourceCode, fileName);
   return { acquires, writes, received, receivedWrites, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
 }
