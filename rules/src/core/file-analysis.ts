@@ -15,6 +15,7 @@ import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey } from './locks/held-key-callers.js';
 import { inSection, sectionRanges, takenBranches } from './locks/untaken-branches.js';
 import { isFreshKey, lockKeyArgument } from './locks/fresh-keys.js';
+import { writesClaimedRows } from './locks/row-claims.js';
 import { filterPicksClaimed, objectClaimKeys, picksClaimed, sqlClaimKeys } from './sinks/claimed-records.js';
 import { agedKnexPurge, agedObjectPurge, agedScoreTrim, agedSqlPurge } from './sinks/aged-rows.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
@@ -618,7 +619,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
-      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, unguardedHere, { inserted: ownRecords(node), sourceCode });
+      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, unguardedHere, { inserted: ownRecords(node), sourceCode, calls });
       if (viaCall) {
         // Handed the advisory lock's own transaction or session (`tasks.expire(trx)`): its writes go through it.
         // Also for a helper's lock: `closeWatches(tx, id)` handed the transaction `lockChat(tx, id)` locked.
@@ -1037,7 +1038,7 @@ function callWriteSite(
   project: ProjectView,
   receivers: ReceiverTable,
   unguarded: (node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, write: WriteSummary) => boolean,
-  own: { inserted: ReadonlySet<string>; sourceCode: SourceCode },
+  own: { inserted: ReadonlySet<string>; sourceCode: SourceCode; calls?: readonly TSESTree.CallExpression[] },
 ): CallWriteSite | undefined {
   const callee = callees.summaryOf(node);
   if (!callee) return undefined;
@@ -1046,11 +1047,13 @@ function callWriteSite(
   // project also makes with no lock held is not the lock's; a write of a record this call path
   // has just inserted (picked by an argument that reads it) is the holder's own.
   const onRecord = recordReceiver(node, receivers);
+  // Rows the caller's transaction claimed FOR UPDATE through an earlier call, on the same connection.
+  const claimedRow = (w: WriteSummary) => !w.fenced && !!own.calls && writesClaimedRows(node, w, own.calls, (c) => callees.summaryOf(c), own.sourceCode);
   const ownRow = (w: WriteSummary) => (w.keyArgs ?? []).some((i) => readsInserted(node.arguments[i], own.inserted, own.sourceCode));
   // A write behind an optional argument this call leaves out (`if (patch) await row.save()`) is not made.
   // A constant passed as the value a Redis SET stores sets a flag, which stores nothing older when late.
   const flag = (w: WriteSummary) => w.flagArg !== undefined && isConstantFlagValue(node.arguments[w.flagArg]);
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !flag(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !claimedRow(w) && !flag(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
   if (writes.length === 0) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);
