@@ -1,9 +1,10 @@
 /**
  * Cooldown claims: an update or upsert that stores a moment only while the stored one is a window
  * older (`t.last + interval '…' <= now()`, `CAST(t.value AS BIGINT) + $3 <= $4` storing `$4`) or
- * older at all (`t.last < $1` storing `$1`). The stored moment only grows, and a late holder inside
+ * older at all (`t.last < $1` storing `$1`, the clock read where the write is sent). The stored moment only grows, and a late holder inside
  * the window matches nothing: judged compare-and-set. A cooldown that also stores data, stores a
- * value other than the one compared, or moves the clock it stores, is still reported.
+ * value other than the one compared, moves the clock it stores, or stores a moment passed in with
+ * no window (last-write-wins by clock), is still reported.
  */
 import fenceRule from '../../src/rules/require-fence-condition.js';
 import { createRuleTester } from '../rule-tester.js';
@@ -40,15 +41,16 @@ ruleTester.run('require-fence-condition (cooldown claims)', fenceRule, {
   ],
   invalid: [
     {
-      name: 'data stored beside the moment, another value stored than compared, a moved clock stored',
+      name: 'data stored beside the moment, another value stored than compared, a moved clock stored, a moment passed in with no window',
       code: `${header}export async function misindex(shelf: string, count: number, later: Date) {
   await redlock.using(['reindex'], 5000, async () => {
     await pool.query("UPDATE sweeps SET swept_at = now(), books = $2 WHERE shelf = $1 AND swept_at + interval '10 minutes' <= now()", [shelf, count]);
     await pool.query('UPDATE shelves SET dusted_at = $3 WHERE shelf = $1 AND dusted_at < $2', [shelf, new Date(), later]);
     await pool.query("UPDATE sweeps SET swept_at = now() + interval '1 hour' WHERE shelf = $1 AND swept_at < now()", [shelf]);
+    await pool.query('UPDATE shelves SET dusted_at = $2 WHERE shelf = $1 AND dusted_at < $2', [shelf, later]);
   });
 }`,
-      errors: [unfenced(11), unfenced(12), unfenced(13)],
+      errors: [unfenced(11), unfenced(12), unfenced(13), unfenced(14)],
     },
   ],
 });

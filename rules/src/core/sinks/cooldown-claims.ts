@@ -2,14 +2,14 @@
  * Cooldown claims: an update (or an upsert's DO UPDATE) that stores a moment only while the stored
  * one is at least a window older (`... DO UPDATE SET last_run = now() WHERE t.last_run + interval
  * '5 minutes' <= now()`, `CAST(t.value AS BIGINT) + $3 <= $4` storing `$4`), or older at all
- * (`WHERE t.last_run < $1 ... SET last_run = $1`). The stored value only ever grows, as with
+ * (`WHERE t.last_run < $1 ... SET last_run = $1`, `$1` the clock read right here). The stored value only ever grows, as with
  * `GREATEST`, and a late holder whose moment is not past the window matches nothing: the write
  * compares and sets in one statement, like a set-once claim. Only when the write stores nothing
  * else than that moment and clock stamps: a cooldown that also stores data, or stores a value other
  * than the one it compared (a computed target), is still a late write.
  */
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
-import { unwrap, type Node } from '../ast.js';
+import { constValueBefore, unwrap, type Node } from '../ast.js';
 import { SQL_CLOCK_FUNCTIONS, VALUE_KEEPING_FUNCTIONS } from '../models/clock-sources.js';
 import type { SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js';
 import { bareColumn, isTokenColumnByName, sameColumn, sameValueExpression } from './fence-judgement.js';
@@ -45,6 +45,19 @@ function sameMoment(a: SqlValue, b: SqlValue, param: (n: number) => Node | undef
   return px !== undefined && py !== undefined && sameValueExpression(bare(px), bare(py));
 }
 
+/** A parameter bound to the clock as read where the write is sent: `new Date()`, `Date.now()`, or a `const` of this function bound to one. */
+function readsClockHere(v: SqlValue, param: (n: number) => Node | undefined): boolean {
+  const n = singleParam(v);
+  let value = n !== undefined ? param(n) : undefined;
+  for (let i = 0; value && i < 3; i++) {
+    const b = bare(value);
+    if (b.type === AST_NODE_TYPES.NewExpression && b.callee.type === AST_NODE_TYPES.Identifier && b.callee.name === 'Date' && b.arguments.length === 0) return true;
+    if (b.type === AST_NODE_TYPES.CallExpression && b.arguments.length === 0 && b.callee.type === AST_NODE_TYPES.MemberExpression && !b.callee.computed && unwrap(b.callee.object).type === AST_NODE_TYPES.Identifier && (unwrap(b.callee.object) as { name: string }).name === 'Date' && b.callee.property.type === AST_NODE_TYPES.Identifier && b.callee.property.name === 'now') return true;
+    value = b.type === AST_NODE_TYPES.Identifier ? constValueBefore(b) : undefined;
+  }
+  return false;
+}
+
 /** Whether `c` is the comparison of a cooldown claim in `statement` (see above). */
 export function isCooldownSqlClaim(c: SqlComparison, statement: SqlStatementInfo, param: (n: number) => Node | undefined): boolean {
   if ((c.op !== '<' && c.op !== '<=') || (statement.kind !== 'update' && !statement.upsert)) return false;
@@ -54,6 +67,8 @@ export function isCooldownSqlClaim(c: SqlComparison, statement: SqlStatementInfo
   if (isTokenColumnByName(column, {})) return false;
   const own = statement.assignments.filter((a) => sameColumn(a.column, column));
   if (own.length !== 1 || !sameMoment(own[0].value, c.value, param)) return false;
+  // With no window, only the clock as read here: a moment passed in (`seenAt`) is last-write-wins by clock.
+  if (!c.offset && !clockOnly(c.value) && !readsClockHere(c.value, param)) return false;
   // Nothing else but clock stamps and the same moment.
   return statement.assignments.every((a) => a === own[0] || clockOnly(a.value) || sameMoment(a.value, c.value, param));
 }
