@@ -13,10 +13,10 @@ import { callsKnownInstance } from './modules/method-receivers.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope } from './locks/advisory-scope.js';
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey } from './locks/held-key-callers.js';
-import { inSection, sectionRanges, takenBranches } from './locks/untaken-branches.js';
+import { inSection, sectionRanges } from './locks/untaken-branches.js';
+import { callPicksClaimed, claimsAmong, readingPicksClaimed } from './claim-ownership.js';
 import { isFreshKey, lockKeyArgument } from './locks/fresh-keys.js';
 import { writesClaimedRows } from './locks/row-claims.js';
-import { filterPicksClaimed, objectClaimKeys, picksClaimed, sqlClaimKeys } from './sinks/claimed-records.js';
 import { agedKnexPurge, agedObjectPurge, agedScoreTrim, agedSqlPurge } from './sinks/aged-rows.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
 import { firstAwaitEnd, startedJustBeforeRelease } from './locks/unawaited-calls.js';
@@ -654,19 +654,6 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   return { acquires, writes, received, receivedWrites, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
 }
 
-/** The declarator or assignment a write's result is bound to (`const r = await db.x.updateMany(...)`). */
-function resultBinding(node: Node): TSESTree.VariableDeclarator | TSESTree.AssignmentExpression | undefined {
-  let child: Node = node;
-  let parent = node.parent;
-  while (parent && (parent.type === AST_NODE_TYPES.AwaitExpression || parent.type === AST_NODE_TYPES.TSAsExpression || parent.type === AST_NODE_TYPES.TSNonNullExpression)) {
-    child = parent;
-    parent = parent.parent;
-  }
-  if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === child) return parent;
-  if (parent?.type === AST_NODE_TYPES.AssignmentExpression && parent.right === child) return parent;
-  return undefined;
-}
-
 /**
  * Writes made after a compare-and-set claim went through (see `sinks/claimed-records.ts`): a
  * tokenless claim (a status move, a set-once fill, an optimistic check) whose result the section
@@ -674,24 +661,13 @@ function resultBinding(node: Node): TSESTree.VariableDeclarator | TSESTree.Assig
  * that picks the same record, or a call whose key argument does. Only this holder gets there.
  */
 function dropClaimOwnedWrites(writes: WriteSite[], sourceCode: SourceCode): void {
-  const claims: Array<{ keys: Node[]; branches: TSESTree.Range[]; acquire: AcquireSite }> = [];
-  for (const w of writes) {
-    if (!w.fenced || w.boundToLock || (w.sink !== 'object' && w.sink !== 'sql')) continue;
-    const keys = w.sink === 'object' ? (w.verdict.tokenless ? objectClaimKeys(w.write.filter) : []) : w.verdicts.every((v) => v.tokenless) ? sqlClaimKeys(w.verdicts.map((v) => v.statement), w.call) : [];
-    if (keys.length === 0) continue;
-    const branches = takenBranches(w.node, resultBinding(w.node));
-    if (branches.length > 0) claims.push({ keys, branches, acquire: w.acquire });
-  }
+  const claims = claimsAmong(writes);
   if (claims.length === 0) return;
   const owned = (w: WriteSite): boolean => {
     if (w.fenced) return false;
-    return claims.some((claim) => {
-      if (claim.acquire !== w.acquire || !claim.branches.some((b) => contains(b, w.node))) return false;
-      if (w.sink === 'object') return filterPicksClaimed(w.write.filter, claim.keys, sourceCode);
-      if (w.sink === 'sql') return w.verdicts.every((v) => v.statement.conditions.some((c) => c.op === '=' && c.value.params.length === 1 && picksClaimed(w.call.param(c.value.params[0]) ?? w.node, claim.keys, sourceCode)));
-      if (w.sink === 'call') return (w.write.keyArgs ?? []).some((i) => { const a = w.node.arguments[i]; return !!a && a.type !== AST_NODE_TYPES.SpreadElement && picksClaimed(a, claim.keys, sourceCode); });
-      return false;
-    });
+    const mine = claims.filter((claim) => claim.acquire === w.acquire);
+    if (w.sink === 'call') return callPicksClaimed(w.node, w.write.keyArgs, mine, sourceCode);
+    return readingPicksClaimed(w, mine, sourceCode);
   };
   for (let i = writes.length - 1; i >= 0; i--) if (owned(writes[i])) writes.splice(i, 1);
 }

@@ -21,6 +21,7 @@ import { ID_FILTER_LINK } from './models/sinks.js';
 import { chainEqualityValues } from './sinks/chain-keys.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { writesClaimedRows } from './locks/row-claims.js';
+import { callPicksClaimed, claimsAmong, readingPicksClaimed, type CheckedClaim } from './claim-ownership.js';
 import { readSqlCall } from './sinks/sql-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
@@ -1311,10 +1312,14 @@ class ModuleSummarizer implements ModuleBuilder {
     const valueParams = (values: readonly (Node | undefined)[]) => [...new Set(values.flatMap((v) => [...paramSources(v, fn, this.sourceCode, BUILT_FROM)]))].sort((a, b) => a - b);
     const unguarded = (valueArgs: number[] | undefined) => valueArgs !== undefined && valueArgs.length === 0 && this.unlockedReach(analysis).calledUnlocked(fn);
     const fnCalls = analysis.calls.filter((c) => contains(fn.body, c));
+    const claims: CheckedClaim[] = [];
     for (const node of nodes) {
       if (writes.length >= MAX_WRITES) break;
       const reading = analysis.readWrite(node);
       if (reading) {
+        // A checked claim of a record: later writes of that record where it matched are this holder's.
+        if (reading.fenced) claims.push(...claimsAmong([reading]));
+        else if (claims.length > 0 && readingPicksClaimed(reading, claims, this.sourceCode)) continue;
         const keys = this.recordKeysOf(reading);
         if (keys.some((k) => readsInserted(k, inserted, this.sourceCode))) continue;
         const conditionArgs: number[] = [];
@@ -1376,6 +1381,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const own = valueArgs ? { valueArgs, ...(found.unguarded || unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
         const flagArg = found.flagArg !== undefined ? this.directParam(node.arguments[found.flagArg], fn) : undefined;
         // Rows this function's transaction claimed FOR UPDATE through another call, written on that connection.
+        if (!found.fenced && claims.length > 0 && callPicksClaimed(node, found.keyArgs, claims, this.sourceCode)) continue;
         if (!found.fenced && writesClaimedRows(node, found, fnCalls, (c) => this.calleeSummary(c, fn, analysis), this.sourceCode)) continue;
         const connectionArg = found.connectionArg !== undefined ? this.directParam(node.arguments[found.connectionArg], fn) : undefined;
         const write = { ...(found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found), ...own, flagArg, connectionArg };
