@@ -14,6 +14,9 @@ import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLate
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey } from './locks/held-key-callers.js';
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
+import { callPicksClaimed, claimsAmong, readingPicksClaimed } from './claim-ownership.js';
+import { isFreshKey, lockKeyArgument } from './locks/fresh-keys.js';
+import { writesClaimedRows } from './locks/row-claims.js';
 import { agedKnexPurge, agedObjectPurge, agedScoreTrim, agedSqlPurge } from './sinks/aged-rows.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
 import { firstAwaitEnd, startedJustBeforeRelease } from './locks/unawaited-calls.js';
@@ -666,7 +669,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
-      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, unguardedHere, { inserted: ownRecords(node), sourceCode });
+      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, unguardedHere, { inserted: ownRecords(node), sourceCode, calls });
       if (viaCall) {
         // Handed the advisory lock's own transaction or session (`tasks.expire(trx)`): its writes go through it.
         // Also for a helper's lock: `closeWatches(tx, id)` handed the transaction `lockChat(tx, id)` locked.
@@ -684,8 +687,39 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     if (call) sqlCalls.push({ call, acquire });
   }
   if (callees) writes.push(...passedFunctionWrites(acquires, callees, project!));
+  dropClaimOwnedWrites(writes, sourceCode);
+  // A lock keyed by a value this function has just made (`lock:${randomUUID()}`, a new record's id) has no other holder.
+  const freshKeyed = new Map<AcquireSite, boolean>();
+  const uncontended = (site: AcquireSite): boolean => {
+    let fresh = freshKeyed.get(site);
+    if (fresh === undefined) {
+      const own = ownRecords(site.node);
+      fresh = !site.handedOver && isFreshKey(lockKeyArgument(site.node, site.keyNode), sourceCode, (n) => readsInserted(n, own, sourceCode));
+      freshKeyed.set(site, fresh);
+    }
+    return fresh;
+  };
+  for (let i = writes.length - 1; i >= 0; i--) if (!writes[i].fenced && uncontended(writes[i].acquire)) writes.splice(i, 1);
   sharedHelperCalls(writes, acquires, calls, functions, sourceCode, fileName);
   return { acquires, writes, received, receivedWrites, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
+}
+
+/**
+ * Writes made after a compare-and-set claim went through (see `sinks/claimed-records.ts`): a
+ * tokenless claim (a status move, a set-once fill, an optimistic check) whose result the section
+ * tests (`if (r.count === 0) return;`), and a later unfenced write in the branch where it matched
+ * that picks the same record, or a call whose key argument does. Only this holder gets there.
+ */
+function dropClaimOwnedWrites(writes: WriteSite[], sourceCode: SourceCode): void {
+  const claims = claimsAmong(writes);
+  if (claims.length === 0) return;
+  const owned = (w: WriteSite): boolean => {
+    if (w.fenced) return false;
+    const mine = claims.filter((claim) => claim.acquire === w.acquire);
+    if (w.sink === 'call') return callPicksClaimed(w.node, w.write.keyArgs, mine, sourceCode);
+    return readingPicksClaimed(w, mine, sourceCode);
+  };
+  for (let i = writes.length - 1; i >= 0; i--) if (owned(writes[i])) writes.splice(i, 1);
 }
 
 /**
@@ -1030,7 +1064,7 @@ function callWriteSite(
   project: ProjectView,
   receivers: ReceiverTable,
   unguarded: (node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, write: WriteSummary) => boolean,
-  own: { inserted: ReadonlySet<string>; sourceCode: SourceCode },
+  own: { inserted: ReadonlySet<string>; sourceCode: SourceCode; calls?: readonly TSESTree.CallExpression[] },
 ): CallWriteSite | undefined {
   const callee = callees.summaryOf(node);
   if (!callee) return undefined;
@@ -1039,11 +1073,13 @@ function callWriteSite(
   // project also makes with no lock held is not the lock's; a write of a record this call path
   // has just inserted (picked by an argument that reads it) is the holder's own.
   const onRecord = recordReceiver(node, receivers);
+  // Rows the caller's transaction claimed FOR UPDATE through an earlier call, on the same connection.
+  const claimedRow = (w: WriteSummary) => !w.fenced && !!own.calls && writesClaimedRows(node, w, own.calls, (c) => callees.summaryOf(c), own.sourceCode);
   const ownRow = (w: WriteSummary) => (w.keyArgs ?? []).some((i) => readsInserted(node.arguments[i], own.inserted, own.sourceCode));
   // A write behind an optional argument this call leaves out (`if (patch) await row.save()`) is not made.
   // A constant passed as the value a Redis SET stores sets a flag, which stores nothing older when late.
   const flag = (w: WriteSummary) => w.flagArg !== undefined && isConstantFlagValue(node.arguments[w.flagArg]);
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !flag(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !claimedRow(w) && !flag(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
   if (writes.length === 0) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);

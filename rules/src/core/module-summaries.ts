@@ -20,6 +20,9 @@ import { inSection, sectionRanges } from './locks/untaken-branches.js';
 import { ID_FILTER_LINK } from './models/sinks.js';
 import { chainEqualityValues } from './sinks/chain-keys.js';
 import { recordReceiver } from './sinks/record-writes.js';
+import { writesClaimedRows } from './locks/row-claims.js';
+import { callPicksClaimed, claimsAmong, readingPicksClaimed, type CheckedClaim } from './claim-ownership.js';
+import { readSqlCall } from './sinks/sql-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
 import { isConstantFlagValue, redisContent, redisFlagValue } from './sinks/api-writes.js';
@@ -1308,10 +1311,15 @@ class ModuleSummarizer implements ModuleBuilder {
     // decides itself, in a function the module also runs with no lock held, guards nothing a lock holds.
     const valueParams = (values: readonly (Node | undefined)[]) => [...new Set(values.flatMap((v) => [...paramSources(v, fn, this.sourceCode, BUILT_FROM)]))].sort((a, b) => a - b);
     const unguarded = (valueArgs: number[] | undefined) => valueArgs !== undefined && valueArgs.length === 0 && this.unlockedReach(analysis).calledUnlocked(fn);
+    const fnCalls = analysis.calls.filter((c) => contains(fn.body, c));
+    const claims: CheckedClaim[] = [];
     for (const node of nodes) {
       if (writes.length >= MAX_WRITES) break;
       const reading = analysis.readWrite(node);
       if (reading) {
+        // A checked claim of a record: later writes of that record where it matched are this holder's.
+        if (reading.fenced) claims.push(...claimsAmong([reading]));
+        else if (claims.length > 0 && readingPicksClaimed(reading, claims, this.sourceCode)) continue;
         const keys = this.recordKeysOf(reading);
         if (keys.some((k) => readsInserted(k, inserted, this.sourceCode))) continue;
         const conditionArgs: number[] = [];
@@ -1339,7 +1347,11 @@ class ModuleSummarizer implements ModuleBuilder {
         const flagValue = reading.sink === 'api' ? redisFlagValue(reading.write) : undefined;
         const flagArg = flagValue ? this.directParam(flagValue, fn) : undefined;
         if (flagArg !== undefined) Object.assign(own, { flagArg });
-        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}) });
+        // An SQL write's table and the parameter it runs on: a caller may have claimed those rows on that connection.
+        const table = reading.sink === 'sql' ? reading.verdicts[0]?.statement.table : undefined;
+        const connectionArg = table !== undefined ? this.directParam(connectionOf(reading.node), fn) : undefined;
+        const target = table !== undefined && connectionArg !== undefined ? { table, connectionArg } : {};
+        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}), ...target });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;
@@ -1368,7 +1380,11 @@ class ModuleSummarizer implements ModuleBuilder {
         const valueArgs = found.valueArgs && valueParams(found.valueArgs.map((j) => node.arguments[j]));
         const own = valueArgs ? { valueArgs, ...(found.unguarded || unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
         const flagArg = found.flagArg !== undefined ? this.directParam(node.arguments[found.flagArg], fn) : undefined;
-        const write = { ...(found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found), ...own, flagArg };
+        // Rows this function's transaction claimed FOR UPDATE through another call, written on that connection.
+        if (!found.fenced && claims.length > 0 && callPicksClaimed(node, found.keyArgs, claims, this.sourceCode)) continue;
+        if (!found.fenced && writesClaimedRows(node, found, fnCalls, (c) => this.calleeSummary(c, fn, analysis), this.sourceCode)) continue;
+        const connectionArg = found.connectionArg !== undefined ? this.directParam(node.arguments[found.connectionArg], fn) : undefined;
+        const write = { ...(found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found), ...own, flagArg, connectionArg };
         // The record this write picks is one this function has just inserted.
         const keyNodes = (write.keyArgs ?? []).map((j) => node.arguments[j]).filter((a): a is TSESTree.CallExpressionArgument => a !== undefined);
         if (keyNodes.some((k) => readsInserted(k, inserted, this.sourceCode))) continue;
@@ -1507,6 +1523,27 @@ class ModuleSummarizer implements ModuleBuilder {
     return undefined;
   }
 
+  /** The summary of what a call of `fn` invokes: a same-file function, or another module's. */
+  private calleeSummary(call: TSESTree.CallExpression, fn: FunctionNode, analysis: FileAnalysis): FunctionSummary | undefined {
+    const local = analysis.functions.callee(call);
+    return local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(call);
+  }
+
+  /** Tables `fn` reads `FOR UPDATE` on a connection that is one of its parameters (see `claimsRows`). */
+  private claimsRowsOf(fn: FunctionNode, analysis: FileAnalysis): Array<{ table: string; connectionArg: number }> {
+    const out: Array<{ table: string; connectionArg: number }> = [];
+    for (const node of [...analysis.calls, ...analysis.taggedTemplates]) {
+      if (!contains(fn.body, node) || out.length >= 4) continue;
+      const text = node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.quasi.quasis.map((q) => q.value.raw).join(' ') : this.sourceCode.getText(node);
+      if (!/\bfor\s+(?:no\s+key\s+)?update\b/i.test(text)) continue;
+      const call = readSqlCall(node, this.sourceCode, analysis.receivers);
+      const connectionArg = call && this.directParam(connectionOf(call.node), fn);
+      if (!call || connectionArg === undefined) continue;
+      for (const s of call.source.analysis.statements) if (s.kind === 'select' && s.forUpdate && s.table) out.push({ table: s.table, connectionArg });
+    }
+    return out;
+  }
+
   private summarizeFunction(fn: FunctionNode, name: string): FunctionSummary {
     const memo = this.functionMemo.get(fn);
     const base: FunctionSummary = { name, at: locationOf(this.file, fn), params: fn.params.map(paramName), releases: [], writes: [], partial: false };
@@ -1530,6 +1567,8 @@ class ModuleSummarizer implements ModuleBuilder {
       if (!this.locksOnly && this.returnsOf(fn).some((r) => isInsertResult(r, insertedRecords(fn, insertInput), insertInput))) summary.returnsInserted = true;
       summary.selfToCallback = this.selfToCallbackOf(fn, analysis);
       summary.runsSqlParam = this.runsSqlParamOf(fn, analysis);
+      const claims = this.locksOnly ? [] : this.claimsRowsOf(fn, analysis);
+      if (claims.length > 0) summary.claimsRows = claims;
       // An acquire that comes from a helper we could not read is unknown, not absent.
       if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;
     } catch {
@@ -1539,4 +1578,11 @@ class ModuleSummarizer implements ModuleBuilder {
     this.functionMemo.set(fn, summary);
     return summary;
   }
+}
+
+/** The connection or transaction an SQL call runs on: `tx` of `tx.query(...)` and of `` tx`...` ``. */
+function connectionOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | TSESTree.NewExpression): Node | undefined {
+  const head = unwrap(node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.callee);
+  if (head.type === AST_NODE_TYPES.Identifier) return node.type === AST_NODE_TYPES.TaggedTemplateExpression ? head : undefined;
+  return head.type === AST_NODE_TYPES.MemberExpression ? unwrap(head.object) : undefined;
 }

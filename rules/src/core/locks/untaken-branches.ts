@@ -43,7 +43,7 @@ export function sectionRanges(site: SectionLike): Range[] {
 }
 
 /** Members of a try-lock's result that say whether it was taken: `acquired`, `locked`, a row count, the function's own column. */
-const TAKEN_MEMBER = /^(?:locked|isLocked|rowCount|affectedRows|count|length|rows|pg_try_advisory_lock|pg_try_advisory_xact_lock)$/;
+const TAKEN_MEMBER = /^(?:locked|isLocked|rowCount|affectedRows|affected|count|modifiedCount|matchedCount|nModified|length|rows|pg_try_advisory_lock|pg_try_advisory_xact_lock)$/;
 
 /** Identifiers bound by a declarator's pattern (`{ rows }`, `[first]`, `{ a: { b } }`). */
 function patternNames(pattern: Node, out: Set<string>): void {
@@ -207,4 +207,38 @@ export function untakenBranches(acquire: Node, binding: Binding, range: Range): 
     else if (p === 1 && node.alternate) gaps.push(node.alternate.range);
   });
   return gaps.filter((gap) => gap[1] > range[0]);
+}
+
+/** A statement that always leaves its block's path: `return`, `throw`, `continue`, `break`, or a block ending in one. */
+function exits(statement: Node): boolean {
+  if (statement.type === AST_NODE_TYPES.ReturnStatement || statement.type === AST_NODE_TYPES.ThrowStatement || statement.type === AST_NODE_TYPES.ContinueStatement || statement.type === AST_NODE_TYPES.BreakStatement) return true;
+  if (statement.type !== AST_NODE_TYPES.BlockStatement) return false;
+  const last = statement.body[statement.body.length - 1];
+  return !!last && exits(last);
+}
+
+/**
+ * The opposite of `untakenBranches`, for any call whose result says whether it went through (a
+ * claim's row count): the consequent of `if (r.count > 0)`, the alternate of `if (!r.count)`, and
+ * what follows `if (r.count === 0) return;` in the same block. Only `if` statements of the call's
+ * own function, after the call.
+ */
+export function takenBranches(call: Node, binding: Binding): Range[] {
+  const fn = enclosingFunction(call);
+  const root: Node | undefined = fn ? fn.body : undefined;
+  if (!root || !binding) return [];
+  const names = resultNames(call, binding, root);
+  if (names.size === 0) return [];
+  const out: Range[] = [];
+  collect(root, (node) => {
+    if (node.type !== AST_NODE_TYPES.IfStatement || node.range[0] < call.range[1] || enclosingFunction(node) !== fn) return;
+    const p = polarity(node.test, names, call);
+    if (p === 1) out.push(node.consequent.range);
+    else if (p === -1) {
+      if (node.alternate) out.push(node.alternate.range);
+      const block = node.parent;
+      if (!node.alternate && exits(node.consequent) && block?.type === AST_NODE_TYPES.BlockStatement) out.push([node.range[1], block.range[1]]);
+    }
+  });
+  return out;
 }

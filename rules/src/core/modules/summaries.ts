@@ -111,6 +111,9 @@ export interface WriteSummary {
    * passing the id of a record it has just inserted writes its own row, which no other holder knows.
    */
   keyArgs?: number[];
+  /** SQL writes: the table written and the parameter that is the connection it runs on, when one is. */
+  table?: string;
+  connectionArg?: number;
   /**
    * Arguments that reach what the write stores (Redis only for now; none for a removal). Empty:
    * the function decides the content itself, from its own reads. Undefined: not known.
@@ -169,6 +172,12 @@ export interface FunctionSummary {
    * over `pool.query({ text: sql, values: params })`). A caller's literal there is its statement.
    */
   runsSqlParam?: { text: number; values?: number };
+  /**
+   * Tables the function reads rows of `FOR UPDATE` (`SKIP LOCKED` or not) on the connection or
+   * transaction its parameter `connectionArg` is, returning them: the caller's transaction holds
+   * those rows locked until it ends (a claim of a batch of jobs or events).
+   */
+  claimsRows?: Array<{ table: string; connectionArg: number }>;
   /**
    * The function calls its function argument `arg` with the object it is a method of as that
    * callback's parameter `param` (`runInTransaction(id, fn)` running `fn(this, tx)`): a unit of

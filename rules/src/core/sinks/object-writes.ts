@@ -9,7 +9,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, constObjectBefore, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
 import { dynamoSetOnceClaim, setOnceObjectClaim } from './set-once-claims.js';
-import { transitionObjectClaim } from './state-transitions.js';
+import { literalMarkerObjectClaim, transitionObjectClaim } from './state-transitions.js';
 import { readStateObjectCheck } from './optimistic-checks.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
@@ -356,6 +356,12 @@ export function camel(column: string): string {
 }
 
 
+/** The whole update document a MongoDB write sends (`{ $set, $inc, ... }`); the values object of the others. */
+function wholeUpdate(write: ObjectWrite): TSESTree.ObjectExpression | undefined {
+  const place = write.api === 'mongodb' && write.kind === 'update' && write.node.type === AST_NODE_TYPES.CallExpression ? sinkWrite(write.model, write.method)?.values : undefined;
+  return place ? argumentObject(write.node, place.arg) : write.values;
+}
+
 /**
  * The fields an update empties, or may empty: `field: null` (or `x || null`, a record's state
  * written back) among its values, and the keys of a MongoDB `$unset` beside (or instead of) its
@@ -671,7 +677,7 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
   const found = write.links.length > 0 ? chainComparesToken(write, options) : filterComparesToken(write, write.filter, options);
   if (!found) {
     // Filled only while still empty: the first writer wins and a late one matches nothing.
-    const claimed = write.kind === 'update' && write.links.length === 0 ? (setOnceObjectClaim(write.filter, write.values) ?? transitionObjectClaim(write.filter, write.values)) : undefined;
+    const claimed = write.kind === 'update' && write.links.length === 0 ? (setOnceObjectClaim(write.filter, write.values) ?? transitionObjectClaim(write.filter, write.values) ?? literalMarkerObjectClaim(write.filter, wholeUpdate(write))) : undefined;
     // Compared with the state the holder read, on a field the same write moves: an optimistic compare-and-set.
     const checked = !claimed && write.kind === 'update' && write.links.length === 0 ? readStateObjectCheck(write.filter, write.values) : undefined;
     // No token column: the claimed or checked field says nothing about which column the file's fence lives in.

@@ -17,6 +17,7 @@ import type { SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js'
 import { optimisticSqlCheck } from './optimistic-checks.js';
 import { isSetOnceSqlClaim } from './set-once-claims.js';
 import { isTransitionSqlClaim } from './state-transitions.js';
+import { isCooldownSqlClaim } from './cooldown-claims.js';
 import { bareColumn, isCompareAndSetColumnByName, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 
 export interface SqlCall {
@@ -272,7 +273,7 @@ function incrementsItself(statement: SqlStatementInfo, column: string): boolean 
 
 /** Whether a comparison of the write's condition checks a fence token (see `fence-judgement.ts`). */
 function comparesToken(c: SqlComparison, statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): boolean {
-  if (isSetOnceSqlClaim(c, statement) || isTransitionSqlClaim(c, statement)) return true;
+  if (isSetOnceSqlClaim(c, statement) || isTransitionSqlClaim(c, statement) || isCooldownSqlClaim(c, statement, (n) => call.param(n))) return true;
   if (!COMPARING.has(c.op)) return false;
   if (c.value.params.length === 0 && c.value.columns.length === 0) return false;
   const column = bareColumn(c.column);
@@ -303,7 +304,7 @@ export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: 
   // `SET value = CASE WHEN t.fence_token < EXCLUDED.fence_token THEN ... END` guards the assignment itself.
   const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, statement, call, options));
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
-  if (isSetOnceSqlClaim(comparison, statement) || isTransitionSqlClaim(comparison, statement)) return { statement, tokenCompared: true, tokenStored: true, tokenless: true };
+  if (isSetOnceSqlClaim(comparison, statement) || isTransitionSqlClaim(comparison, statement) || isCooldownSqlClaim(comparison, statement, (n) => call.param(n))) return { statement, tokenCompared: true, tokenStored: true, tokenless: true };
   const column = bareColumn(comparison.column);
   // A plain value, no token, stored only where the stored one is below it: the write only raises
   // the column, and a refused one leaves the larger value there, so there is no refusal to read.

@@ -84,6 +84,71 @@ export function transitionObjectClaim(filter: TSESTree.ObjectExpression | undefi
   return undefined;
 }
 
+/** The constant a filter value excludes: `{ $ne: c }`, `{ not: c }` (Prisma), `{ not: { equals: c } }`. */
+function excluded(node: Node): Constant | null | undefined {
+  const n = unwrap(node);
+  if (n.type !== AST_NODE_TYPES.ObjectExpression || n.properties.length !== 1) return undefined;
+  const p = n.properties[0];
+  if (p.type !== AST_NODE_TYPES.Property) return undefined;
+  const key = propertyKeyName(p);
+  if (key !== '$ne' && key !== 'not') return undefined;
+  const v = unwrap(p.value as Node);
+  if (v.type === AST_NODE_TYPES.Literal && v.value === null) return null;
+  if (key === 'not' && v.type === AST_NODE_TYPES.ObjectExpression) {
+    const inner = v.properties.length === 1 && v.properties[0].type === AST_NODE_TYPES.Property && propertyKeyName(v.properties[0]) === 'equals' ? unwrap(v.properties[0].value as Node) : undefined;
+    if (inner?.type === AST_NODE_TYPES.Literal && inner.value === null) return null;
+    return inner ? constantOf(inner) : undefined;
+  }
+  return constantOf(v);
+}
+
+/** Every field the values store, with its value: plain keys and MongoDB's `$set`; undefined when any other operator is used. */
+function storedFields(values: TSESTree.ObjectExpression): Array<[string, Node]> | undefined {
+  const out: Array<[string, Node]> = [];
+  for (const p of values.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) return undefined;
+    const key = propertyKeyName(p);
+    if (key === undefined) return undefined;
+    const value = unwrap(p.value as Node);
+    if (key === '$set' && value.type === AST_NODE_TYPES.ObjectExpression) {
+      const inner = storedFields(value);
+      if (!inner) return undefined;
+      out.push(...inner);
+    } else if (key.startsWith('$')) return undefined;
+    else out.push([key, value]);
+  }
+  return out;
+}
+
+/**
+ * Idempotent literal markers: a write that stores only constants (a flag raised, a field cleared
+ * to null), filtered on one of those fields not holding the constant it stores (`{ dismissed: {
+ * $ne: true } }` with `$set: { dismissed: true }`, `{ event: { $ne: null } }` with `$set: { event:
+ * null }`). Every holder stores the same constants, only where they are not there yet: a late one
+ * brings no older data with it. Data stored beside the marker, or an excluded constant other than
+ * the one stored, is no such marker.
+ */
+export function literalMarkerObjectClaim(filter: TSESTree.ObjectExpression | undefined, values: TSESTree.ObjectExpression | undefined): string | undefined {
+  if (!filter || !values) return undefined;
+  const stored = storedFields(values);
+  if (!stored || stored.length === 0) return undefined;
+  const constants = new Map<string, Constant | null>();
+  for (const [field, value] of stored) {
+    const v = unwrap(value);
+    const c = v.type === AST_NODE_TYPES.Literal && v.value === null ? null : constantOf(v);
+    if (c === undefined) return undefined;
+    constants.set(field, c);
+  }
+  for (const p of filter.properties) {
+    if (p.type !== AST_NODE_TYPES.Property) continue;
+    const field = propertyKeyName(p);
+    if (!field || !constants.has(field)) continue;
+    const not = excluded(p.value as Node);
+    if (not !== undefined && not === constants.get(field)) return field;
+  }
+  return undefined;
+}
+
 /** SQL constants in a value's text: `'pending'`, `true`, `3`, or a parenthesized list of them. */
 function sqlConstants(text: string): string[] | undefined {
   const inner = text.trim().replace(/^\((.*)\)$/s, '$1');

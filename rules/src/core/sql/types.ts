@@ -31,6 +31,11 @@ export interface SqlComparison {
    * reads one table only. Lower case, without schema.
    */
   relation?: string;
+  /**
+   * An amount added to the column before it is compared (`last_run + interval '5 minutes' <= now()`):
+   * the comparison holds of `column + offset`. It reads no column of the row.
+   */
+  offset?: SqlValue;
 }
 
 export interface SqlAssignment {

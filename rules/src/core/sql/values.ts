@@ -461,11 +461,36 @@ export function collectComparisons(node: Json, scope: Scope, negated: boolean, o
       column = storedColumn(e.rexpr, scope);
       columnNode = e.rexpr;
       valueNode = e.lexpr;
-      if (!column) return;
+      if (!column) {
+        offsetComparison(e.lexpr, e.rexpr, op, negated, scope, out);
+        return;
+      }
       op = FLIPPED[op] ?? op;
     }
     const relation = relationOfColumn(columnNode, scope);
     out.push({ column, op: negated ? (NEGATED[op] ?? op) : op, value: valueOf(valueNode, scope), ...(relation ? { relation } : {}) });
+  }
+}
+
+/**
+ * An ordering with an amount added to the stored column (`last_run + interval '5 minutes' <= now()`,
+ * `CAST(t.value AS BIGINT) + $3 <= $4`): recorded on the column with the amount as `offset`, the
+ * amount reading no column of the row.
+ */
+function offsetComparison(left: Json, right: Json, op: string, negated: boolean, scope: Scope, out: SqlComparison[]): void {
+  if (op !== '<' && op !== '<=' && op !== '>' && op !== '>=') return;
+  for (const [sum, other, flip] of [[left, right, false], [right, left, true]] as const) {
+    const add = sum?.A_Expr;
+    if (!add || add.kind !== 'AEXPR_OP' || add.name?.at(-1)?.String?.sval !== '+' || !add.lexpr || !add.rexpr) continue;
+    for (const [columnNode, amountNode] of [[add.lexpr, add.rexpr], [add.rexpr, add.lexpr]]) {
+      const column = storedColumn(columnNode, scope);
+      const amount = column ? valueOf(amountNode, scope) : undefined;
+      if (!column || !amount || amount.columns.length > 0) continue;
+      const o = flip ? (FLIPPED[op] ?? op) : op;
+      const relation = relationOfColumn(columnNode, scope);
+      out.push({ column, op: negated ? (NEGATED[o] ?? o) : o, value: valueOf(other, scope), offset: amount, ...(relation ? { relation } : {}) });
+      return;
+    }
   }
 }
 
