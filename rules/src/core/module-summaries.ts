@@ -850,7 +850,33 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
     }
-    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis);
+    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis) ?? this.curriedAcquireOf(fn, analysis);
+  }
+
+  /**
+   * A lock factory: `fn` returns a function that runs its own argument under a lock (`(work) =>
+   * redlock.using(keys, ttl, () => work())`), or returns what another such factory returns
+   * (`(id) => withLock(\`thread:${id}\`)`). Calling what the call returns takes the lock, so the
+   * caller's `withLock(name)(async () => ...)` is the section.
+   */
+  private curriedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    for (const returned of this.returnsOf(fn)) {
+      const runner = this.returnedFunction(returned, fn);
+      if (runner && runner !== fn) {
+        const inner = this.summarizeFunction(runner, `${this.functionName(fn)}()`).acquire;
+        if (inner?.style === 'callback' && inner.callbackArg !== undefined && !inner.curried && !inner.decorates && inner.callbackProperty === undefined) {
+          // The lock's key comes from `fn`'s arguments, not the runner's: a release by name cannot pair with it.
+          return { ...inner, keyArg: undefined, keyProperty: undefined, curried: true };
+        }
+        continue;
+      }
+      const call = unwrap(returned);
+      if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+      const local = analysis.functions.callee(call);
+      const summary = local ? (local === fn ? undefined : this.summarizeFunction(local, this.functionName(local))) : analysis.callees?.summaryOf(call);
+      if (summary?.acquire?.curried && !summary.partial) return { ...summary.acquire, flow: [locationOf(this.file, call), ...summary.acquire.flow] };
+    }
+    return undefined;
   }
 
   /**

@@ -78,6 +78,12 @@ export interface AcquireSummary {
    * method with one that runs the original under the lock, so the decorated method is the section.
    */
   decorates?: boolean;
+  /**
+   * The function takes no lock itself but returns a function that does (`withLock(name)` returning
+   * `(work) => redlock.using([name], ttl, () => work())`): `callbackArg` is an argument of the call
+   * made on what it returns, so `withLock(name)(async () => ...)` runs that callback under the lock.
+   */
+  curried?: boolean;
 }
 
 export interface ReleaseSummary {
