@@ -163,8 +163,13 @@ export interface FunctionSummary {
   returnsInserted?: boolean;
   /** The function returns a client or lock authority (`getRedisCache()` handing out a module's ioredis client). */
   returnsReceiver?: ReceiverKind;
-  /** The function asks whether a lease is still held: a check, not a fence. */
-  checksLease?: boolean;
+  /**
+   * The function checks an abort signal it is handed (`if (signal.aborted) throw signal.error`,
+   * also over a list of signals): the parameter `arg` is the signal or the list, and `throws` says
+   * whether it throws when the lease is lost or only returns whether it was. Called with a section's
+   * signal, it asks whether the lease still holds: a check, not a fence.
+   */
+  checksLease?: { arg: number; throws: boolean };
   /** The function returns a condition that compares the token argument `tokenArg` (a fence built by a helper). */
   conditionFragment?: { tokenArg: number; column?: string };
   /** The function returns SQL text (built here, run elsewhere). */
@@ -244,7 +249,7 @@ export interface ModuleSummary {
 
 /** Whether a function summary says anything a caller must act on. */
 export function summaryMatters(summary: FunctionSummary): boolean {
-  return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.runsSqlParam !== undefined || summary.checksLease === true || summary.selfToCallback !== undefined;
+  return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.runsSqlParam !== undefined || summary.checksLease !== undefined || summary.selfToCallback !== undefined;
 }
 
 /**
