@@ -1357,7 +1357,9 @@ class ModuleSummarizer implements ModuleBuilder {
         if (reading.fenced && conditionArgs.length === 0) continue;
         // A write of a function handed a token or lease is judged (and reported) in this module.
         const reportedThere = analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced);
-        const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : {};
+        const handedIn = reading.sink === 'object' ? reading.write.record?.handedIn : undefined;
+        const recordArg = handedIn ? this.directParam(handedIn, fn) : undefined;
+        const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : recordArg !== undefined ? { recordArg } : {};
         const keyArgs = keyParams(keys);
         const onlyWithArgs = parametersRequiredFor(reading.node, fn, this.sourceCode);
         const content = reading.sink === 'api' ? redisContent(reading.write) : undefined;

@@ -144,6 +144,11 @@ export interface WriteSummary {
    * only when the instance is one a model read returned. A caller counts it on such a record.
    */
   ofRecord?: boolean;
+  /**
+   * The write saves the record handed in at this argument (`repo.save(order)` of a parameter typed
+   * as an entity): a caller that passes a record it has just built inserts a new row, no late write.
+   */
+  recordArg?: number;
 }
 
 export interface FunctionSummary {
