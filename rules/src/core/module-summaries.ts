@@ -22,7 +22,7 @@ import { chainEqualityValues } from './sinks/chain-keys.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
-import { abortCheckOf } from './locks/abort-checks.js';
+import { abortCheckOf, mentionsAbort } from './locks/abort-checks.js';
 import { isConstantFlagValue, redisContent, redisFlagValue } from './sinks/api-writes.js';
 import { UnlockedReach } from './modules/unlocked-reach.js';
 import { BUILT_FROM, directParam, keyArgument, NAMED_BY, paramProperty, paramSources, SAME_VALUE } from './modules/param-sources.js';
@@ -1559,7 +1559,7 @@ class ModuleSummarizer implements ModuleBuilder {
       if (!this.locksOnly && this.returnsOf(fn).some((r) => isInsertResult(r, insertedRecords(fn, insertInput), insertInput))) summary.returnsInserted = true;
       summary.selfToCallback = this.selfToCallbackOf(fn, analysis);
       summary.runsSqlParam = this.runsSqlParamOf(fn, analysis);
-      if (this.sourceCode.getText(fn).includes('borted')) summary.checksLease = abortCheckOf(fn, this.sourceCode.visitorKeys);
+      if (mentionsAbort(fn, this.sourceCode.text)) summary.checksLease = abortCheckOf(fn, this.sourceCode.visitorKeys);
       // An acquire that comes from a helper we could not read is unknown, not absent.
       if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;
     } catch {

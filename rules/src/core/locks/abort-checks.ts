@@ -57,6 +57,12 @@ function isReturned(node: Node, fn: FunctionNode): boolean {
   return top.parent?.type === AST_NODE_TYPES.ReturnStatement;
 }
 
+/** Whether `fn`'s text mentions an abort at all: most functions are ruled out without a walk. */
+export function mentionsAbort(fn: FunctionNode, text: string): boolean {
+  const at = text.indexOf('borted', fn.range[0]);
+  return at >= 0 && at < fn.range[1];
+}
+
 /** The abort check `fn` makes on one of its parameters, if it makes one. */
 export function abortCheckOf(fn: FunctionNode, visitorKeys: SourceCode.VisitorKeys): AbortCheck | undefined {
   let found: AbortCheck | undefined;

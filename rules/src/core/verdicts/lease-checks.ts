@@ -7,7 +7,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, contains, memberName, receiverPath, unwrap, type Node } from '../ast.js';
-import { abortCheckOf } from '../locks/abort-checks.js';
+import { abortCheckOf, mentionsAbort } from '../locks/abort-checks.js';
 import type { AcquireSite } from '../locks/acquires.js';
 import type { Check, CheckKind } from './check-then-write.js';
 import type { FileAnalysis } from '../file-analysis.js';
@@ -214,11 +214,11 @@ function helperCheck(call: TSESTree.CallExpression, method: string, sourceCode: 
  * block; one that returns the answer guards what its test guards.
  */
 function abortCheckCall(call: TSESTree.CallExpression, analysis: FileAnalysis, sourceCode: SourceCode, push: (kind: CheckKind, node: Node, guards: Guard[]) => void): boolean {
-  if (call.arguments.length === 0 || !analysis.sectionOf(call)) return false;
+  if (call.arguments.length === 0) return false;
   const local = analysis.functions.callee(call);
-  const check = local ? (sourceCode.getText(local).includes('borted') ? abortCheckOf(local, sourceCode.visitorKeys) : undefined) : analysis.callees?.summaryOf(call)?.checksLease;
+  const check = local ? (mentionsAbort(local, sourceCode.text) ? abortCheckOf(local, sourceCode.visitorKeys) : undefined) : analysis.callees?.summaryOf(call)?.checksLease;
   const arg = check ? call.arguments[check.arg] : undefined;
-  if (!check || !arg || !carriesSectionSignal(arg, call, analysis)) return false;
+  if (!check || !arg || !analysis.sectionOf(call) || !carriesSectionSignal(arg, call, analysis)) return false;
   let top: Node = call;
   while (top.parent?.type === AST_NODE_TYPES.AwaitExpression) top = top.parent;
   if (check.throws && top.parent?.type === AST_NODE_TYPES.ExpressionStatement) {
