@@ -34,7 +34,7 @@ import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from 
 import { judgeObjectWrite, objectWriteTable, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
 import { isLeaseUpkeepColumn, isLockTable } from './models/lock-tables.js';
 import { apiWriteFenced, isConstantFlagValue, readApiWrite, redisCommandOf, type ApiWrite } from './sinks/api-writes.js';
-import { readRecordWrite, recordReceiver } from './sinks/record-writes.js';
+import { isBuiltRecord, readRecordWrite, recordReceiver } from './sinks/record-writes.js';
 import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { catalogFor, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
@@ -1079,7 +1079,9 @@ function callWriteSite(
   // A write behind an optional argument this call leaves out (`if (patch) await row.save()`) is not made.
   // A constant passed as the value a Redis SET stores sets a flag, which stores nothing older when late.
   const flag = (w: WriteSummary) => w.flagArg !== undefined && isConstantFlagValue(node.arguments[w.flagArg]);
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !claimedRow(w) && !flag(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
+  // A record handed to a function that saves it is a new row when this call has just built it.
+  const built = (w: WriteSummary) => w.recordArg !== undefined && isBuiltRecord(node.arguments[w.recordArg]);
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !claimedRow(w) && !flag(w) && !built(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
   if (writes.length === 0) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);

@@ -25,6 +25,7 @@ import { callPicksClaimed, claimsAmong, readingPicksClaimed, type CheckedClaim }
 import { readSqlCall } from './sinks/sql-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
+import { abortCheckOf, mentionsAbort } from './locks/abort-checks.js';
 import { isConstantFlagValue, redisContent, redisFlagValue } from './sinks/api-writes.js';
 import { UnlockedReach } from './modules/unlocked-reach.js';
 import { BUILT_FROM, directParam, keyArgument, NAMED_BY, paramProperty, paramSources, SAME_VALUE } from './modules/param-sources.js';
@@ -853,7 +854,33 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
     }
-    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis);
+    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis) ?? this.curriedAcquireOf(fn, analysis);
+  }
+
+  /**
+   * A lock factory: `fn` returns a function that runs its own argument under a lock (`(work) =>
+   * redlock.using(keys, ttl, () => work())`), or returns what another such factory returns
+   * (`(id) => withLock(\`thread:${id}\`)`). Calling what the call returns takes the lock, so the
+   * caller's `withLock(name)(async () => ...)` is the section.
+   */
+  private curriedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    for (const returned of this.returnsOf(fn)) {
+      const runner = this.returnedFunction(returned, fn);
+      if (runner && runner !== fn) {
+        const inner = this.summarizeFunction(runner, `${this.functionName(fn)}()`).acquire;
+        if (inner?.style === 'callback' && inner.callbackArg !== undefined && !inner.curried && !inner.decorates && inner.callbackProperty === undefined) {
+          // The lock's key comes from `fn`'s arguments, not the runner's: a release by name cannot pair with it.
+          return { ...inner, keyArg: undefined, keyProperty: undefined, curried: true };
+        }
+        continue;
+      }
+      const call = unwrap(returned);
+      if (call.type !== AST_NODE_TYPES.CallExpression) continue;
+      const local = analysis.functions.callee(call);
+      const summary = local ? (local === fn ? undefined : this.summarizeFunction(local, this.functionName(local))) : analysis.callees?.summaryOf(call);
+      if (summary?.acquire?.curried && !summary.partial) return { ...summary.acquire, flow: [locationOf(this.file, call), ...summary.acquire.flow] };
+    }
+    return undefined;
   }
 
   /**
@@ -1338,7 +1365,9 @@ class ModuleSummarizer implements ModuleBuilder {
         if (reading.fenced && conditionArgs.length === 0) continue;
         // A write of a function handed a token or lease is judged (and reported) in this module.
         const reportedThere = analysis.receivedWrites.some((w) => w.node === reading.node && !w.fenced);
-        const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : {};
+        const handedIn = reading.sink === 'object' ? reading.write.record?.handedIn : undefined;
+        const recordArg = handedIn ? this.directParam(handedIn, fn) : undefined;
+        const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : recordArg !== undefined ? { recordArg } : {};
         const keyArgs = keyParams(keys);
         const onlyWithArgs = parametersRequiredFor(reading.node, fn, this.sourceCode);
         const content = reading.sink === 'api' ? redisContent(reading.write) : undefined;
@@ -1569,6 +1598,7 @@ class ModuleSummarizer implements ModuleBuilder {
       summary.runsSqlParam = this.runsSqlParamOf(fn, analysis);
       const claims = this.locksOnly ? [] : this.claimsRowsOf(fn, analysis);
       if (claims.length > 0) summary.claimsRows = claims;
+      if (mentionsAbort(fn, this.sourceCode.text)) summary.checksLease = abortCheckOf(fn, this.sourceCode.visitorKeys);
       // An acquire that comes from a helper we could not read is unknown, not absent.
       if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;
     } catch {

@@ -431,6 +431,9 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     const acquire = input.summaryOf?.(call)?.acquire;
     return acquire ? classifySummarised(call, acquire, input) : undefined;
   }
+  // `withLock(name)(async () => ...)`: the call made on what a lock factory returns.
+  const calledResult = unwrap(call.callee);
+  if (calledResult.type === AST_NODE_TYPES.CallExpression) return curriedAcquire(call, calledResult, input);
   if (!method) return undefined;
 
   // A project function we could read: its summary says whether it takes a lock, whatever its name.
@@ -441,6 +444,8 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
     // we can see, but a lease when its result carries a fence token, as when it cannot be read.
     if (!summary.acquire) return object && CUSTOM_AUTHORITY_ACQUIRE.test(method) ? { library: 'custom', advice: CUSTOM_ADVICE, custom: true, tokenRequired: true } : undefined;
     if (marksOnce(call, summary.acquire, input)) return undefined;
+    // A lock factory takes nothing until what it returns is called.
+    if (summary.acquire.curried) return undefined;
     return classifySummarised(call, summary.acquire, input);
   }
 
@@ -526,6 +531,23 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   }
   if (CUSTOM_AUTHORITY_ACQUIRE.test(method)) return { library: 'custom', advice: CUSTOM_ADVICE, custom: true };
   return undefined;
+}
+
+/**
+ * `factory(args)(callback)`: a project function whose summary says it returns a function that runs
+ * its argument under a lock, or, when the factory cannot be read, one named for it (`withLock(key)`)
+ * called on an inline callback.
+ */
+function curriedAcquire(call: TSESTree.CallExpression, factory: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
+  const summary = input.summaryOf?.(factory);
+  if (summary) {
+    if (summary.partial || !summary.acquire?.curried) return undefined;
+    return classifySummarised(call, { ...summary.acquire, curried: undefined }, input);
+  }
+  const name = calleeName(factory);
+  if (!name || !WITH_LOCK_FUNCTION.test(name) || wrapsInProcessLock(factory, input)) return undefined;
+  const cb = lastCallback(call, input);
+  return cb ? { library: 'custom', advice: CUSTOM_ADVICE, callback: cb } : undefined;
 }
 
 /** SQL text that writes a row of a lease table (`UPDATE job_leases SET holder = ...`): it takes the lease. */

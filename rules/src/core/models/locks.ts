@@ -249,8 +249,11 @@ export const CUSTOM_AUTHORITY_ACQUIRE = /^(?:acquire|tryAcquire|acquireLease|acq
 export const LOCK_RECEIVER_NAME = /(?:lock|lease|mutex|semaphore|redlock|authority|coordinator|fenc)/i;
 /** Callback-style acquire methods on a lock-named receiver (last resort). */
 export const CUSTOM_CALLBACK_ACQUIRE = /^(?:using|withLock|withLease|runWithLock|runExclusive|runLocked|lockAndRun|doLocked|criticalSection)$/;
-/** Functions whose name alone says "run this callback under a lock": `withLock(key, fn)`, `withDistributedLease(...)`. */
-export const WITH_LOCK_FUNCTION = /^(?:with\w*(?:Lock|Lease|Mutex)|run\w*(?:WithLock|WithLease|Locked|UnderLock)|(?:do|run)?(?:Under|In|While)(?:Lock|Lease|Locked)|lockAndRun|usingLock|usingLease)$/;
+/**
+ * Functions whose name alone says "run this callback under a lock": `withLock(key, fn)`,
+ * `withDistributedLease(...)`, and the plural of a helper that takes several (`usingLocks(lists, fn)`).
+ */
+export const WITH_LOCK_FUNCTION = /^(?:with\w*(?:Locks?|Leases?|Mutex(?:es)?)|run\w*(?:WithLocks?|WithLeases?|Locked|UnderLocks?)|(?:do|run)?(?:Under|In|While)(?:Locks?|Leases?|Locked)|lockAndRun|usingLocks?|usingLeases?)$/;
 /**
  * Key text that names a lock (`lockKey`, `lock:cart:${id}`, `LOCK_PREFIX`, `jobLease`), with a
  * word boundary so that `block`, `clock` and `release` do not count, and without the account

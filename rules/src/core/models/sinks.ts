@@ -442,8 +442,9 @@ export const SINK_MODELS: readonly SinkModel[] = [
     ],
     result: { type: 'count', read: ['affected'], misleading: ['raw', 'generatedMaps'] },
     fence: { compare: '{column}: LessThan({token})', store: '{column}: {token}' },
-    // ActiveRecord entities (`order.save()`), and `repo.save(order)` of an entity read before; `@VersionColumn` is bumped, never compared.
-    records: { methods: { save: 'update', remove: 'delete', softRemove: 'delete', recover: 'update' }, bases: ['BaseEntity'] },
+    // ActiveRecord entities (`order.save()`), and `repo.save(order)` of an entity read before or handed in
+    // typed as an entity (a `BaseEntity` or a class decorated `@Entity`); `@VersionColumn` is bumped, never compared.
+    records: { methods: { save: 'update', remove: 'delete', softRemove: 'delete', recover: 'update' }, bases: ['BaseEntity', 'Entity'] },
     relative: { sqlValues: { arrow: true } },
   },
   {

@@ -163,6 +163,12 @@ export function exportedClassBases(program: TSESTree.Program): Map<string, Impor
   const out = new Map<string, ImportedName>();
   for (const [name, target] of exports) {
     let cls = target === 'other' ? undefined : classDeclared(target, locals);
+    // A TypeORM entity (`@Entity()` from 'typeorm') is a record class whatever it extends.
+    const entity = cls && entityDecorator(cls, imports);
+    if (entity) {
+      out.set(name, entity);
+      continue;
+    }
     for (let hops = 0; cls && hops < 4; hops++) {
       const base = cls.superClass;
       if (!base) break;
@@ -182,6 +188,17 @@ export function exportedClassBases(program: TSESTree.Program): Map<string, Impor
     }
   }
   return out;
+}
+
+/** The ORM decorator that makes a class a record class (`@Entity('orders')` imported from 'typeorm'), as its import. */
+function entityDecorator(cls: TSESTree.ClassDeclaration | TSESTree.ClassExpression, imports: Map<string, ImportedName>): ImportedName | undefined {
+  for (const decorator of cls.decorators ?? []) {
+    const expression = decorator.expression.type === AST_NODE_TYPES.CallExpression ? decorator.expression.callee : decorator.expression;
+    if (expression.type !== AST_NODE_TYPES.Identifier) continue;
+    const imported = imports.get(expression.name);
+    if (imported && imported.source === 'typeorm' && imported.name === 'Entity') return imported;
+  }
+  return undefined;
 }
 
 /** The specifier a namespace import of `local` reads (`import * as local from 'x'`). */

@@ -78,6 +78,12 @@ export interface AcquireSummary {
    * method with one that runs the original under the lock, so the decorated method is the section.
    */
   decorates?: boolean;
+  /**
+   * The function takes no lock itself but returns a function that does (`withLock(name)` returning
+   * `(work) => redlock.using([name], ttl, () => work())`): `callbackArg` is an argument of the call
+   * made on what it returns, so `withLock(name)(async () => ...)` runs that callback under the lock.
+   */
+  curried?: boolean;
 }
 
 export interface ReleaseSummary {
@@ -141,6 +147,11 @@ export interface WriteSummary {
    * only when the instance is one a model read returned. A caller counts it on such a record.
    */
   ofRecord?: boolean;
+  /**
+   * The write saves the record handed in at this argument (`repo.save(order)` of a parameter typed
+   * as an entity): a caller that passes a record it has just built inserts a new row, no late write.
+   */
+  recordArg?: number;
 }
 
 export interface FunctionSummary {
@@ -160,8 +171,13 @@ export interface FunctionSummary {
   returnsInserted?: boolean;
   /** The function returns a client or lock authority (`getRedisCache()` handing out a module's ioredis client). */
   returnsReceiver?: ReceiverKind;
-  /** The function asks whether a lease is still held: a check, not a fence. */
-  checksLease?: boolean;
+  /**
+   * The function checks an abort signal it is handed (`if (signal.aborted) throw signal.error`,
+   * also over a list of signals): the parameter `arg` is the signal or the list, and `throws` says
+   * whether it throws when the lease is lost or only returns whether it was. Called with a section's
+   * signal, it asks whether the lease still holds: a check, not a fence.
+   */
+  checksLease?: { arg: number; throws: boolean };
   /** The function returns a condition that compares the token argument `tokenArg` (a fence built by a helper). */
   conditionFragment?: { tokenArg: number; column?: string };
   /** The function returns SQL text (built here, run elsewhere). */
@@ -247,7 +263,7 @@ export interface ModuleSummary {
 
 /** Whether a function summary says anything a caller must act on. */
 export function summaryMatters(summary: FunctionSummary): boolean {
-  return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.runsSqlParam !== undefined || summary.checksLease === true || summary.selfToCallback !== undefined;
+  return summary.acquire !== undefined || summary.releases.length > 0 || summary.writes.length > 0 || summary.returnsToken !== undefined || summary.conditionFragment !== undefined || summary.returnsSql !== undefined || summary.runsSqlParam !== undefined || summary.checksLease !== undefined || summary.selfToCallback !== undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
  * link in the same chain.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, memberName, propertyKeyName, staticString, unwrap, type Node } from '../ast.js';
 import { sinkModel, type SinkModel } from '../models/sinks.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
@@ -32,10 +32,67 @@ function linkObject(call: TSESTree.CallExpression): Node | undefined {
   return callee.type === AST_NODE_TYPES.MemberExpression ? unwrap(callee.object) : undefined;
 }
 
+/**
+ * Objection.js (a model layer over knex): `Device.query(trx).where('user_id', id).patch({...})`,
+ * `Order.query().findById(id).delete()`, `row.$query(trx).patch({...})`, `Item.query().patchAndFetchById(id, {...})`.
+ * The chain is knex's, so a `.where(<token column>, '<', token)` link fences it the same way.
+ */
+const OBJECTION_WRITES: Record<string, { kind: KnexWrite['kind']; valuesArg?: number }> = {
+  patch: { kind: 'update', valuesArg: 0 },
+  update: { kind: 'update', valuesArg: 0 },
+  patchAndFetch: { kind: 'update', valuesArg: 0 },
+  updateAndFetch: { kind: 'update', valuesArg: 0 },
+  patchAndFetchById: { kind: 'update', valuesArg: 1 },
+  updateAndFetchById: { kind: 'update', valuesArg: 1 },
+  delete: { kind: 'delete' },
+  deleteById: { kind: 'delete' },
+};
+
+/** The `.query(...)` (or an instance's `.$query(...)`) a chain starts from, when it starts from a model. */
+function objectionRoot(call: TSESTree.CallExpression): TSESTree.CallExpression[] | undefined {
+  const links: TSESTree.CallExpression[] = [call];
+  let current: Node | undefined = linkObject(call);
+  while (current && current.type === AST_NODE_TYPES.CallExpression) {
+    links.push(current);
+    const name = calleeName(current);
+    const owner = linkObject(current);
+    if (name === '$query' || name === '$relatedQuery') return links;
+    if (name === 'query' && owner) {
+      const root = unwrap(owner);
+      // A model class (`Device.query()`, `models.Device.query()`), `this.query()` in one of its statics,
+      // or a model handed back at run time (`(await this.modelFor(kind)).query()`).
+      const last = root.type === AST_NODE_TYPES.Identifier ? root.name : root.type === AST_NODE_TYPES.MemberExpression ? memberName(root) : undefined;
+      if ((last && /^[A-Z]/.test(last)) || root.type === AST_NODE_TYPES.ThisExpression || root.type === AST_NODE_TYPES.AwaitExpression) return links;
+      return undefined;
+    }
+    current = owner;
+  }
+  return undefined;
+}
+
+function readObjectionWrite(call: TSESTree.CallExpression, method: string): KnexWrite | undefined {
+  const spec = OBJECTION_WRITES[method];
+  const links = spec && objectionRoot(call);
+  if (!spec || !links) return undefined;
+  let outer: Node = call;
+  while (outer.parent?.type === AST_NODE_TYPES.MemberExpression && outer.parent.object === outer && outer.parent.parent?.type === AST_NODE_TYPES.CallExpression) {
+    outer = outer.parent.parent;
+    links.unshift(outer as TSESTree.CallExpression);
+  }
+  const valuesArg = spec.valuesArg !== undefined ? call.arguments[spec.valuesArg] : undefined;
+  const values = valuesArg && valuesArg.type === AST_NODE_TYPES.ObjectExpression ? valuesArg : undefined;
+  return { node: call, model: KNEX, method, kind: spec.kind, links, values };
+}
+
 /** The chain as a knex write, or undefined when the call is not one. */
 export function readKnexWrite(call: TSESTree.CallExpression, receivers: ReceiverTable): KnexWrite | undefined {
   const method = calleeName(call);
-  if (!method || !TERMINALS.has(method)) return undefined;
+  if (!method) return undefined;
+  if (Object.hasOwn(OBJECTION_WRITES, method)) {
+    const objection = readObjectionWrite(call, method);
+    if (objection) return objection;
+  }
+  if (!TERMINALS.has(method)) return undefined;
   // `.update()` inside a longer chain (`.update(...).returning('*')`) is still the write.
   const links: TSESTree.CallExpression[] = [call];
   let current: Node | undefined = linkObject(call);

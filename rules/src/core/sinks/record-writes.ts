@@ -28,6 +28,11 @@ export interface RecordWrite {
   inherited: boolean;
   /** The model's options make the instance write a version compare-and-set (Sequelize `version: true`). */
   versioned: boolean;
+  /**
+   * The record is a parameter typed as a model class (`keep(order: Order)` saving `order`), read
+   * by a caller or built by one: the write is the caller's record's, judged at each call.
+   */
+  handedIn?: TSESTree.Identifier;
 }
 
 export interface RecordWriteReading {
@@ -137,7 +142,9 @@ export function fetchedRecordModel(record: Node, receivers?: ReceiverTable, list
   }
   if (id.type !== AST_NODE_TYPES.Identifier) return undefined;
   const read = recordRead(id, list);
-  if (!read) return list ? undefined : typedParameterModel(id, receivers);
+  // A parameter typed as a model class: the caller's record, saved back as a fetched one is
+  // (`repo.save(order)` in a service handed `order: Order`).
+  if (!read) return typedParameterModel(id, receivers);
   return modelOfRead(read, receivers);
 }
 
@@ -319,10 +326,12 @@ export function readRecordWrite(node: TSESTree.CallExpression, receivers?: Recei
   const model = viaRepository ? fetchedRecordModel(first, receivers, true) : fetchedRecordModel(receiver, receivers);
   const kind = model && recordKind(model, method);
   if (!model || !kind) return undefined;
-  const read = recordRead(unwrap(viaRepository ? first : receiver) as TSESTree.Identifier, viaRepository);
+  const recordNode = unwrap(viaRepository ? first : receiver);
+  const read = recordNode.type === AST_NODE_TYPES.Identifier ? recordRead(recordNode, viaRepository) : undefined;
   const modelName = read && calleeObject(read) && unwrap(calleeObject(read)!).type === AST_NODE_TYPES.Identifier ? (unwrap(calleeObject(read)!) as TSESTree.Identifier).name : undefined;
   const versioned = !!modelName && declaredVersioned(modelName, model, programOf(node));
-  return { model, method, kind, record: { origin: 'fetched', inherited: false, versioned } };
+  const handedIn = !read && recordNode.type === AST_NODE_TYPES.Identifier ? { handedIn: recordNode } : {};
+  return { model, method, kind, record: { origin: 'fetched', inherited: false, versioned, ...handedIn } };
 }
 
 /** Keys the instance write stores: `user.update({ name })` gives `name`; `save()` stores what was assigned. */
@@ -337,4 +346,19 @@ export function recordReceiver(call: TSESTree.CallExpression | TSESTree.NewExpre
   if (call.type !== AST_NODE_TYPES.CallExpression) return false;
   const object = calleeObject(call);
   return !!object && fetchedRecordModel(object, receivers) !== undefined;
+}
+
+/**
+ * A record the caller has just built rather than read (`new Order()`, `repo.create({...})`, an
+ * object literal, or a local bound to one): saving it inserts a row no other holder knows.
+ */
+export function isBuiltRecord(arg: Node | undefined): boolean {
+  const n = arg && unwrap(arg);
+  if (!n) return false;
+  if (n.type === AST_NODE_TYPES.NewExpression || n.type === AST_NODE_TYPES.ObjectExpression) return true;
+  // `repo.create({...})`, or a factory named for making one (`newBin(label)`, `buildOrder(...)`).
+  if (n.type === AST_NODE_TYPES.CallExpression) return /^(?:merge|(?:create|build|make|new)(?:[A-Z]\w*)?)$/.test(calleeName(n) ?? '');
+  if (n.type !== AST_NODE_TYPES.Identifier) return false;
+  const init = declaratorOf(n)?.init;
+  return !!init && init !== n && isBuiltRecord(init);
 }

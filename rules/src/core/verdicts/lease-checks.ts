@@ -6,7 +6,8 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, memberName, receiverPath, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, contains, memberName, receiverPath, unwrap, type Node } from '../ast.js';
+import { abortCheckOf, mentionsAbort } from '../locks/abort-checks.js';
 import type { AcquireSite } from '../locks/acquires.js';
 import type { Check, CheckKind } from './check-then-write.js';
 import type { FileAnalysis } from '../file-analysis.js';
@@ -124,6 +125,7 @@ export function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, l
   for (const call of analysis.calls) {
     const method = calleeName(call) ?? '';
     const object = calleeObject(call);
+    if (abortCheckCall(call, analysis, sourceCode, push)) continue;
     if (isValidityHelper(method, object)) {
       helperCheck(call, method, sourceCode, push);
       continue;
@@ -203,6 +205,41 @@ function helperCheck(call: TSESTree.CallExpression, method: string, sourceCode: 
     return;
   }
   push('leaseValidity', call, guardsOf(call, sourceCode));
+}
+
+/**
+ * `assertStillLocked(signals)`: a function of this file or of the project that checks the abort
+ * signal it is handed (see `locks/abort-checks.ts`), called with the signal (or a list holding it)
+ * that a section's callback receives. A call that throws on a lost lease guards the rest of its
+ * block; one that returns the answer guards what its test guards.
+ */
+function abortCheckCall(call: TSESTree.CallExpression, analysis: FileAnalysis, sourceCode: SourceCode, push: (kind: CheckKind, node: Node, guards: Guard[]) => void): boolean {
+  if (call.arguments.length === 0) return false;
+  const local = analysis.functions.callee(call);
+  const check = local ? (mentionsAbort(local, sourceCode.text) ? abortCheckOf(local, sourceCode.visitorKeys) : undefined) : analysis.callees?.summaryOf(call)?.checksLease;
+  const arg = check ? call.arguments[check.arg] : undefined;
+  if (!check || !arg || !analysis.sectionOf(call) || !carriesSectionSignal(arg, call, analysis)) return false;
+  let top: Node = call;
+  while (top.parent?.type === AST_NODE_TYPES.AwaitExpression) top = top.parent;
+  if (check.throws && top.parent?.type === AST_NODE_TYPES.ExpressionStatement) {
+    const rest = restOfBlock(top.parent);
+    if (rest) push('leaseValidity', call, [{ statement: top.parent, regions: [rest] }]);
+    return true;
+  }
+  push('leaseValidity', call, guardsOf(call, sourceCode));
+  return true;
+}
+
+/** Whether `arg` is a parameter of the callback of a section around `call`, or a list literal holding one. */
+function carriesSectionSignal(arg: Node, call: TSESTree.CallExpression, analysis: FileAnalysis): boolean {
+  const n = unwrap(arg);
+  if (n.type === AST_NODE_TYPES.ArrayExpression) return n.elements.some((e) => !!e && (e.type === AST_NODE_TYPES.SpreadElement ? carriesSectionSignal(e.argument, call, analysis) : carriesSectionSignal(e, call, analysis)));
+  if (n.type !== AST_NODE_TYPES.Identifier) return false;
+  return analysis.acquires.some((site) => {
+    const fn = site.scope;
+    if (fn.type === AST_NODE_TYPES.Program || !contains(fn, call)) return false;
+    return fn.params.some((p) => p.type === AST_NODE_TYPES.Identifier && p.name === n.name);
+  });
 }
 
 /** `if (signal.aborted) throw signal.error` / `signal.throwIfAborted()` in a redlock `using` callback. */
