@@ -990,7 +990,8 @@ function spendBudgetOnLocksFirst(input: Parameters<typeof findAcquires>[0], call
   const lockNamed = input.calls.filter((c) => LOCK_HINT.test(sourceCode.getText(c.callee)));
   if (lockNamed.length === 0) return;
   for (const call of lockNamed) callees.summaryOf(call);
-  const early = findAcquires({ ...input, summaryOf: (c) => (callees.isKnown(c) ? callees.summaryOf(c) : undefined) });
+  // Only the sections' ranges are read here: the sites' labels and untaken branches are not built.
+  const early = findAcquires({ ...input, summaryOf: (c) => (callees.isKnown(c) ? callees.summaryOf(c) : undefined), sectionsOnly: true });
   const ranges: TSESTree.Range[] = early.map((site) => site.range);
   const seen = new Set<FunctionNode>();
   for (let i = 0; i < ranges.length && i < 64; i++) {

@@ -274,6 +274,11 @@ export interface AcquireFinderInput {
   sourceCode?: SourceCode;
   /** The key a Lua script run by the call claims with an expiry (`SETNX` then `EXPIRE`), if it claims one. */
   scriptClaimKey?: (call: TSESTree.CallExpression) => Node | undefined;
+  /**
+   * Only the sections' ranges and their order are read (the lock-first pass that orders the module
+   * graph's budget): labels, flows, locked sessions and untaken branches are left out.
+   */
+  sectionsOnly?: boolean;
 }
 
 /** A lock taken through a project helper, as its summary describes it. */
@@ -753,8 +758,9 @@ function lockedSessionOf(session: NonNullable<AcquireSummary['session']>, call: 
 }
 
 /** The untaken branches of a try-lock's section, as a property to spread into its site (none: nothing). */
-function gapsOf(node: Node, range: TSESTree.Range, binding = bindingOf(node)): { gaps?: TSESTree.Range[] } {
-  const gaps = untakenBranches(node, binding, range);
+function gapsOf(node: Node, range: TSESTree.Range, binding: ReturnType<typeof bindingOf> | undefined, input: AcquireFinderInput): { gaps?: TSESTree.Range[] } {
+  if (input.sectionsOnly) return {};
+  const gaps = untakenBranches(node, binding ?? bindingOf(node), range);
   return gaps.length > 0 ? { gaps } : {};
 }
 
@@ -775,7 +781,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       const release = findRelease({ ...base, start: tagged.range[1] }, undefined, input);
       const reach = release ? release.range[0] : bodyRange(scope)[1];
       const end = Math.min(reach, sectionExitEnd(tagged, bindingOf(tagged)) ?? reach);
-      sites.push({ ...base, id: -1, range: [tagged.range[1], end], release, ...gapsOf(tagged, [tagged.range[1], end]) });
+      sites.push({ ...base, id: -1, range: [tagged.range[1], end], release, ...gapsOf(tagged, [tagged.range[1], end], undefined, input) });
       continue;
     }
     const lock = text !== undefined ? advisoryLockIn(text) : undefined;
@@ -787,7 +793,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     };
     const release = findRelease({ ...base, start: tagged.range[1] }, undefined, input);
     const range: TSESTree.Range = [tagged.range[1], release ? release.range[0] : bodyRange(scope)[1]];
-    sites.push({ ...base, id: -1, range, release, ...gapsOf(tagged, range) });
+    sites.push({ ...base, id: -1, range, release, ...gapsOf(tagged, range, undefined, input) });
   }
   for (const call of input.calls) {
     const candidate = classify(call, input);
@@ -813,8 +819,10 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const handleKey = candidate.selfHandle ? (authorityKey ?? use.key) : use.key;
     const origin = candidate.summary;
     // `super(… onFlush)`: the base class's lock, named by the option it runs.
-    const callee = call.callee.type === AST_NODE_TYPES.Super && origin?.callbackProperty ? `super(… ${shorten(origin.callbackProperty, 16)})` : shorten(input.sourceText(call.callee), 24);
-    const label = origin
+    const callee = input.sectionsOnly ? '' : call.callee.type === AST_NODE_TYPES.Super && origin?.callbackProperty ? `super(… ${shorten(origin.callbackProperty, 16)})` : shorten(input.sourceText(call.callee), 24);
+    const label = input.sectionsOnly
+      ? ''
+      : origin
       ? `\`${callee}\` (${fileLabel(origin.at.file)}:${origin.at.line})`
       : candidate.advisory
         ? `\`${candidate.advisory.fn}\``
@@ -836,11 +844,11 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
       lockKeyText: candidate.lockKeyText,
       keyNode: candidate.keyNode,
       origin,
-      flow: origin && input.locationOf ? [input.locationOf(call), ...origin.flow, origin.at] : undefined,
+      flow: origin && input.locationOf && !input.sectionsOnly ? [input.locationOf(call), ...origin.flow, origin.at] : undefined,
       keyArgText: keyTextOf(call, origin, input),
       callbackArgument: candidate.callbackArgument,
       advisory: candidate.advisory && { ...candidate.advisory, connection: connectionOf(call) },
-      lockedSession: origin?.session ? lockedSessionOf(origin.session, call, callback) : undefined,
+      lockedSession: origin?.session && !input.sectionsOnly ? lockedSessionOf(origin.session, call, callback) : undefined,
     };
     if (callback) {
       sites.push({ ...base, id: sites.length, range: callback.body.range });
@@ -856,9 +864,10 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const reach = release ? release.range[0] : block ? Math.min(block.range[1], bodyRange(scope)[1]) : bodyRange(scope)[1];
     // The path that holds the lock may leave the function first (`return await claim(k)`).
     const end = Math.min(reach, sectionExitEnd(call, binding) ?? reach);
-    sites.push({ ...base, id: sites.length, range: [call.range[1], end], release, ...(block ? { disposed: true } : {}), ...gapsOf(call, [call.range[1], end], binding) });
+    sites.push({ ...base, id: sites.length, range: [call.range[1], end], release, ...(block ? { disposed: true } : {}), ...gapsOf(call, [call.range[1], end], binding, input) });
   }
   sites.push(...handedOverSections(input, sites).map((site) => ({ ...site, id: -1 })));
   // Source order, numbered in it.
+  if (input.sectionsOnly) return sites.sort((a, b) => a.node.range[0] - b.node.range[0]);
   return sites.sort((a, b) => a.node.range[0] - b.node.range[0]).map((site, id) => ({ ...site, id }));
 }

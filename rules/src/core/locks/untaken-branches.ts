@@ -99,9 +99,14 @@ function resultNames(acquire: Node, binding: Binding, fn: Node): Set<string> {
   if (names.size === 0) return names;
   // Declarators after the acquire, in source order: each may read a name found before it.
   const declarators: TSESTree.VariableDeclarator[] = [];
-  collect(fn, (node) => {
-    if (node.type === AST_NODE_TYPES.VariableDeclarator && node.init && node.range[0] > acquire.range[1] && (node.parent as TSESTree.VariableDeclaration).kind === 'const') declarators.push(node);
-  });
+  collect(
+    fn,
+    (node) => {
+      if (node.type === AST_NODE_TYPES.VariableDeclarator && node.init && node.range[0] > acquire.range[1] && (node.parent as TSESTree.VariableDeclaration).kind === 'const') declarators.push(node);
+    },
+    // Nothing inside a node that ends before the acquire does starts after it.
+    (node) => node.range[1] > acquire.range[1],
+  );
   for (const d of declarators.sort((a, b) => a.range[0] - b.range[0])) {
     if (d.init && readsResult(d.init, names, acquire)) patternNames(d.id, names);
   }
@@ -154,11 +159,15 @@ function polarity(test: Node, names: ReadonlySet<string>, acquire: Node): -1 | 0
   return 0;
 }
 
-/** Visits every node under `root` (its own nested functions included), children before later siblings. */
-function collect(root: Node, visit: (node: Node) => void): void {
+/**
+ * Visits every node under `root` (its own nested functions included), children before later
+ * siblings. `enter`: whether a node and what it holds can matter (false skips the whole subtree).
+ */
+function collect(root: Node, visit: (node: Node) => void, enter?: (node: Node) => boolean): void {
   const stack: Node[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
+    if (enter && !enter(node)) continue;
     visit(node);
     for (const key of Object.keys(node)) {
       if (key === 'parent') continue;
@@ -198,14 +207,19 @@ export function untakenBranches(acquire: Node, binding: Binding, range: Range): 
   // With no name bound to the result, only a test that holds the acquire itself can tell (`if (!(await take(k)))`).
   if (names.size === 0 && !testedInPlace(acquire)) return [];
   const gaps: Range[] = [];
-  collect(root, (node) => {
-    if (node.type !== AST_NODE_TYPES.IfStatement && node.type !== AST_NODE_TYPES.ConditionalExpression) return;
-    if (!contains(range, node) && !contains(node.test, acquire)) return;
-    if (node.range[0] > range[1]) return;
-    const p = polarity(node.test, names, acquire);
-    if (p === -1) gaps.push(node.consequent.range);
-    else if (p === 1 && node.alternate) gaps.push(node.alternate.range);
-  });
+  collect(
+    root,
+    (node) => {
+      if (node.type !== AST_NODE_TYPES.IfStatement && node.type !== AST_NODE_TYPES.ConditionalExpression) return;
+      if (!contains(range, node) && !contains(node.test, acquire)) return;
+      if (node.range[0] > range[1]) return;
+      const p = polarity(node.test, names, acquire);
+      if (p === -1) gaps.push(node.consequent.range);
+      else if (p === 1 && node.alternate) gaps.push(node.alternate.range);
+    },
+    // What starts after the range, or ends before it without holding the acquire, holds no test that counts.
+    (node) => node.range[0] <= range[1] && (node.range[1] >= range[0] || contains(node, acquire)),
+  );
   return gaps.filter((gap) => gap[1] > range[0]);
 }
 

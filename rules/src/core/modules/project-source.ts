@@ -87,6 +87,13 @@ function fastTree(parser: ParserStack, file: string, text: string, script: boole
   }
 }
 
+function adopt(item: unknown, parent: TSESTree.Node, stackOfNodes: TSESTree.Node[]): void {
+  if (item && typeof (item as TSESTree.Node).type === 'string') {
+    (item as { parent?: TSESTree.Node }).parent = parent;
+    stackOfNodes.push(item as TSESTree.Node);
+  }
+}
+
 /** ESLint sets `parent` while it traverses; a file parsed here gets it up front. */
 function setParents(root: TSESTree.Node, visitorKeys: ParserStack['visitorKeys']): void {
   const stackOfNodes: TSESTree.Node[] = [root];
@@ -94,12 +101,11 @@ function setParents(root: TSESTree.Node, visitorKeys: ParserStack['visitorKeys']
     const node = stackOfNodes.pop()!;
     for (const key of visitorKeys[node.type] ?? []) {
       const child = (node as unknown as Record<string, unknown>)[key];
-      const children = Array.isArray(child) ? child : [child];
-      for (const item of children) {
-        if (item && typeof (item as TSESTree.Node).type === 'string') {
-          (item as { parent?: TSESTree.Node }).parent = node;
-          stackOfNodes.push(item as TSESTree.Node);
-        }
+      // No array is made for a single child: this runs on every node of every module read.
+      if (Array.isArray(child)) {
+        for (const item of child) adopt(item, node, stackOfNodes);
+      } else {
+        adopt(child, node, stackOfNodes);
       }
     }
   }

@@ -107,10 +107,18 @@ function expiryOperand(node: Node, analysis: FileAnalysis, handles: Map<string, 
   return !!name && isExpiryMember(name, modelOf(n.object, analysis, handles)) && isLeaseHandle(n.object, analysis, handles);
 }
 
+/** The models' validity and extend method names, per model list (one per settings object): built once, not per file. */
+const checkNamesOf = new WeakMap<readonly LockModel[], ReadonlySet<string>>();
+
 /** Method names worth a closer look as a validity check, an extension or a lock-key probe. */
 function checkMethodNames(models: readonly LockModel[]): (name: string) => boolean {
-  const names = new Set(models.flatMap((m) => [...m.validity, ...m.extend]));
-  return (name) => names.has(name) || GENERIC_VALIDITY_MEMBER.test(name) || REMAINING_TIME_MEMBER.test(name) || GENERIC_EXTEND_METHOD.test(name) || /^(?:pttl|ttl|PTTL|TTL|exists|EXISTS)$/.test(name) || KEY_VALUE_READ_METHOD.test(name);
+  let names = checkNamesOf.get(models);
+  if (!names) {
+    names = new Set(models.flatMap((m) => [...m.validity, ...m.extend]));
+    checkNamesOf.set(models, names);
+  }
+  const known = names;
+  return (name) => known.has(name) || GENERIC_VALIDITY_MEMBER.test(name) || REMAINING_TIME_MEMBER.test(name) || GENERIC_EXTEND_METHOD.test(name) || /^(?:pttl|ttl|PTTL|TTL|exists|EXISTS)$/.test(name) || KEY_VALUE_READ_METHOD.test(name);
 }
 
 export function validityChecks(analysis: FileAnalysis, sourceCode: SourceCode, locks: RedisLockKeys, out: Check[]): void {
