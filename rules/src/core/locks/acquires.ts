@@ -171,16 +171,21 @@ function sqlHead(call: TSESTree.CallExpression): string | undefined {
 
 const ADVISORY_UNLOCK = /\bpg_advisory_unlock(?:_all|_shared)?\s*\(/i;
 
-/** Where the awaited result of a call is bound: `const x = await call`, `x = await call`. */
+/**
+ * Where the awaited result of a call is bound: `const x = await call`, `x = await call`, also as
+ * the fallback of a handle handed in (`const release = options?.release ?? (await acquire(k))`) or
+ * an arm of `?:`: when this call runs, the binding holds its handle.
+ */
 function bindingOf(call: Node): TSESTree.VariableDeclarator | TSESTree.AssignmentExpression | undefined {
   let current: Node = call;
-  while (
-    current.parent &&
-    (current.parent.type === AST_NODE_TYPES.AwaitExpression ||
-      current.parent.type === AST_NODE_TYPES.TSAsExpression ||
-      current.parent.type === AST_NODE_TYPES.TSNonNullExpression)
-  ) {
-    current = current.parent;
+  for (;;) {
+    const parent: Node | undefined = current.parent;
+    if (!parent) break;
+    const wraps = parent.type === AST_NODE_TYPES.AwaitExpression || parent.type === AST_NODE_TYPES.TSAsExpression || parent.type === AST_NODE_TYPES.TSNonNullExpression;
+    const fallback = parent.type === AST_NODE_TYPES.LogicalExpression && (parent.operator === '??' || parent.operator === '||') && parent.right === current;
+    const arm = parent.type === AST_NODE_TYPES.ConditionalExpression && parent.test !== current;
+    if (!wraps && !fallback && !arm) break;
+    current = parent;
   }
   const parent = current.parent;
   if (parent?.type === AST_NODE_TYPES.VariableDeclarator && parent.init === current) return parent;
