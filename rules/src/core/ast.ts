@@ -159,23 +159,10 @@ export function contains(outer: Node | TSESTree.Range, inner: Node): boolean {
  * Uses the parser's visitor keys so TypeScript nodes are walked too.
  */
 export function walk(root: Node, visitorKeys: SourceCode.VisitorKeys, visit: (node: Node) => void): void {
-  const stack: Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  walkPruned(root, visitorKeys, (node) => {
     visit(node);
-    const keys = visitorKeys[node.type] ?? [];
-    for (let k = keys.length - 1; k >= 0; k--) {
-      const child = (node as unknown as Record<string, unknown>)[keys[k]];
-      if (Array.isArray(child)) {
-        for (let i = child.length - 1; i >= 0; i--) {
-          const item = child[i] as Node | null;
-          if (item && typeof item.type === 'string') stack.push(item);
-        }
-      } else if (child && typeof (child as Node).type === 'string') {
-        stack.push(child as Node);
-      }
-    }
-  }
+    return true;
+  });
 }
 
 /**
