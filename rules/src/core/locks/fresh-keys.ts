@@ -6,11 +6,11 @@
  * fence rules judge. A key with any other part fresh is as unique; a key made only of what the
  * caller passed in (or a constant) is anybody's.
  */
-import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, unwrap, type Node } from '../ast.js';
-import { PACKAGE_CLOCK_SOURCES } from '../models/clock-sources.js';
+import { calleeName, constInitializer, unwrap, type Node } from '../ast.js';
 import { ID_GENERATOR_NAME, ID_KEEPING_METHOD } from '../models/id-generators.js';
+import { clockImports, clockSourceOf } from '../modules/value-origin.js';
 
 /** Whether a value a lock key is built from is fresh here: `isRecordId` says whether it is a just-created record's identity. */
 export function isFreshKey(node: Node | undefined, sourceCode: SourceCode, isRecordId: (node: Node) => boolean, depth = 0): boolean {
@@ -28,7 +28,7 @@ export function isFreshKey(node: Node | undefined, sourceCode: SourceCode, isRec
       return isFreshKey(n.argument, sourceCode, isRecordId, depth + 1);
     case AST_NODE_TYPES.Identifier: {
       if (isRecordId(n)) return true;
-      const init = constInit(n, sourceCode);
+      const init = constInitializer(n, sourceCode);
       return !!init && isFreshKey(init, sourceCode, isRecordId, depth + 1);
     }
     case AST_NODE_TYPES.MemberExpression:
@@ -40,26 +40,13 @@ export function isFreshKey(node: Node | undefined, sourceCode: SourceCode, isRec
       const callee = unwrap(n.callee);
       if (callee.type === AST_NODE_TYPES.MemberExpression && ID_KEEPING_METHOD.test(name)) return isFreshKey(callee.object, sourceCode, isRecordId, depth + 1);
       if (ID_GENERATOR_NAME.test(name) && n.arguments.length === 0) return true;
-      return callee.type === AST_NODE_TYPES.Identifier && importedGenerator(callee, sourceCode);
+      // A random or time-ordered id by the shared clock catalog: `randomUUID()`, uuid's `v4()`, cuid2's `createId()`.
+      const kind = clockSourceOf(n, sourceCode, clockImports(sourceCode))?.kind;
+      return kind === 'random' || kind === 'time-id';
     }
     default:
       return false;
   }
-}
-
-/** A local name imported from a package's random or time-ordered id export (`v4` of `uuid`, `createId` of cuid2). */
-function importedGenerator(id: TSESTree.Identifier, sourceCode: SourceCode): boolean {
-  const def = ASTUtils.findVariable(sourceCode.getScope(id), id.name)?.defs[0];
-  if (def?.type !== 'ImportBinding' || def.parent?.type !== AST_NODE_TYPES.ImportDeclaration) return false;
-  const source = def.parent.source.value;
-  const spec = def.node;
-  const exported = spec.type === AST_NODE_TYPES.ImportSpecifier ? (spec.imported.type === AST_NODE_TYPES.Identifier ? spec.imported.name : String(spec.imported.value)) : 'default';
-  return PACKAGE_CLOCK_SOURCES.some((p) => p.packages.includes(source) && (p.exports.get(exported)?.kind === 'random' || p.exports.get(exported)?.kind === 'time-id'));
-}
-
-function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
-  const def = ASTUtils.findVariable(sourceCode.getScope(id), id.name)?.defs[0];
-  return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init ? def.node.init : undefined;
 }
 
 /** The argument that names an acquire's lock: its first (`acquire([key], ttl)`, `withLock(key, fn)`), or a script's claimed key. */

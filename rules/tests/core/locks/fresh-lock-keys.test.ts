@@ -24,7 +24,7 @@ const unfenced = (line: number) => ({ messageId: 'missingFenceNoToken' as const,
 ruleTester.run('require-fence-condition (locks keyed by a fresh value)', fenceRule, {
   valid: [
     {
-      name: 'randomUUID through a const and a template, a uuid import, a project id generator, a new record id',
+      name: 'randomUUID through a const and a template, a uuid import, the global crypto, a project id generator, a new record id',
       code: `${header}export async function issue(desk: string) {
   const runId = randomUUID();
   const key = \`issue:\${desk}:\${runId}\`;
@@ -32,6 +32,9 @@ ruleTester.run('require-fence-condition (locks keyed by a fresh value)', fenceRu
     await prisma.desk.update({ where: { id: desk }, data: { busy: true } });
   });
   await redlock.using(['issue:' + uuidv4()], 5000, async () => {
+    await prisma.desk.update({ where: { id: desk }, data: { busy: false } });
+  });
+  await redlock.using(['issue:' + globalThis.crypto.randomUUID()], 5000, async () => {
     await prisma.desk.update({ where: { id: desk }, data: { busy: false } });
   });
   const ticketId = genTicketId();
