@@ -12,7 +12,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, propertyKeyName, unwrap, walk, type Node } from '../ast.js';
+import { calleeName, constInitializer, propertyKeyName, unwrap, walk, type Node } from '../ast.js';
 import { isIdentityName } from '../models/token-names.js';
 import { RECORD_READ_METHOD } from '../models/record-reads.js';
 import type { SqlStatementInfo } from '../sql/types.js';
@@ -63,7 +63,7 @@ export function picksClaimed(value: Node, keys: readonly Node[], sourceCode: Sou
   const v = unwrap(value);
   const root = v.type === AST_NODE_TYPES.MemberExpression ? rootIdentifier(v) : undefined;
   if (!root) return false;
-  const init = constInit(root, sourceCode);
+  const init = constInitializer(root, sourceCode);
   const read = init && unwrap(init.type === AST_NODE_TYPES.AwaitExpression ? init.argument : init);
   if (read?.type !== AST_NODE_TYPES.CallExpression || !RECORD_READ_METHOD.test(calleeName(read) ?? '')) return false;
   let found = false;
@@ -89,18 +89,4 @@ function rootIdentifier(node: TSESTree.MemberExpression): TSESTree.Identifier | 
   let o = unwrap(node.object);
   while (o.type === AST_NODE_TYPES.MemberExpression) o = unwrap(o.object);
   return o.type === AST_NODE_TYPES.Identifier ? o : undefined;
-}
-
-function constInit(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
-  let scope: ReturnType<SourceCode['getScope']> | null = sourceCode.getScope(id);
-  while (scope) {
-    const variable = scope.set.get(id.name);
-    if (variable) {
-      const def = variable.defs[0];
-      if (def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier) return def.node.init ?? undefined;
-      return undefined;
-    }
-    scope = scope.upper;
-  }
-  return undefined;
 }
