@@ -48,6 +48,51 @@ const resolutions = new Map<string, string | null>();
 
 const DEFAULT_KEY = '<no tsconfig>';
 
+/** What the file system said, per path, until `clearResolutions` (as the resolutions themselves are kept). */
+const fileExists = new Map<string, boolean>();
+const directoryExists = new Map<string, boolean>();
+const realPaths = new Map<string, string>();
+const hostRealPaths = new Map<string, string>();
+let host: TS.ModuleResolutionHost | undefined;
+
+function remember<T>(known: Map<string, T>, path: string, ask: () => T): T {
+  let answer = known.get(path);
+  if (answer === undefined) {
+    answer = ask();
+    known.set(path, answer);
+  }
+  return answer;
+}
+
+/**
+ * `ts.sys` asking the disk each question once: resolving the imports of a folder's files walks
+ * the same `node_modules` folders and tries the same extensions for every specifier, and
+ * TypeScript's resolution cache keeps results per specifier, not the stats made to find them.
+ */
+function resolutionHost(ts: TypeScript): TS.ModuleResolutionHost {
+  host ??= {
+    fileExists: (file) => remember(fileExists, file, () => ts.sys.fileExists(file)),
+    directoryExists: (dir) => remember(directoryExists, dir, () => ts.sys.directoryExists(dir)),
+    realpath: ts.sys.realpath && ((path) => remember(hostRealPaths, path, () => ts.sys.realpath!(path))),
+    readFile: (file) => ts.sys.readFile(file),
+    getCurrentDirectory: () => ts.sys.getCurrentDirectory(),
+    getDirectories: (dir) => ts.sys.getDirectories(dir),
+    useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+  };
+  return host;
+}
+
+/** The real path of a file (workspace packages come through symlinks), or the path itself when it does not exist. */
+function realPathOf(path: string): string {
+  return remember(realPaths, path, () => {
+    try {
+      return existsSync(path) ? realpathSync.native(path) : path;
+    } catch {
+      return path;
+    }
+  });
+}
+
 function defaultOptions(ts: TypeScript): TS.CompilerOptions {
   // Without a tsconfig, resolve as a bundler would: package exports, extensionless relative paths.
   return { allowJs: true, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, resolveJsonModule: false };
@@ -58,7 +103,8 @@ function nearestConfig(ts: TypeScript, directory: string): string | null {
   if (known !== undefined) return known;
   let found: string | null = null;
   try {
-    found = ts.findConfigFile(directory, ts.sys.fileExists, 'tsconfig.json') ?? ts.findConfigFile(directory, ts.sys.fileExists, 'jsconfig.json') ?? null;
+    const exists = resolutionHost(ts).fileExists;
+    found = ts.findConfigFile(directory, exists, 'tsconfig.json') ?? ts.findConfigFile(directory, exists, 'jsconfig.json') ?? null;
   } catch {
     found = null;
   }
@@ -110,11 +156,11 @@ export function resolveImport(fromFile: string, specifier: string): string | und
   if (ts) {
     try {
       const { options, cache } = projectConfig(ts, directory);
-      const result = ts.resolveModuleName(specifier, fromFile, options, ts.sys, cache);
+      const result = ts.resolveModuleName(specifier, fromFile, options, resolutionHost(ts), cache);
       const file = result.resolvedModule?.resolvedFileName ?? resolveLocalPackage(ts, fromFile, specifier, options, cache);
       if (file) {
         // Workspace packages come through node_modules symlinks; their real path is project code.
-        const real = existsSync(file) ? realpathSync(file) : file;
+        const real = realPathOf(file);
         const source = implementationOf(real);
         if (isProjectFile(source)) resolved = source;
       } else {
@@ -176,7 +222,7 @@ function resolveLocalPackage(ts: TypeScript, fromFile: string, specifier: string
     const local = spec !== undefined ? LOCAL_SPEC.exec(spec) : null;
     if (local) {
       const target = resolvePath(directory, local[1]) + subpath;
-      return ts.resolveModuleName(target, fromFile, options, ts.sys, cache).resolvedModule?.resolvedFileName;
+      return ts.resolveModuleName(target, fromFile, options, resolutionHost(ts), cache).resolvedModule?.resolvedFileName;
     }
     if (spec !== undefined) return undefined;
     const parent = dirname(directory);
@@ -211,5 +257,9 @@ export function clearResolutions(): void {
   configOfDirectory.clear();
   resolutions.clear();
   packageDependencies.clear();
+  fileExists.clear();
+  directoryExists.clear();
+  realPaths.clear();
+  hostRealPaths.clear();
   clearWorkspaces();
 }
