@@ -11,6 +11,7 @@ import { fileNodes } from './file-nodes.js';
 import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { callsKnownInstance } from './modules/method-receivers.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope } from './locks/advisory-scope.js';
+import { rowLockedSection, type RowLockedSection } from './locks/transaction-row-locks.js';
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey } from './locks/held-key-callers.js';
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
@@ -654,6 +655,13 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) for (const name of insertedIn(fn)) names.add(name);
     return names;
   };
+  // A section that first takes its row for writing in a decorator-managed transaction (see transaction-row-locks.ts).
+  const rowLocks = new Map<AcquireSite, RowLockedSection | undefined>();
+  const rowLocked = (acquire: AcquireSite, node: Node, inTransaction: (family: string) => boolean): AdvisoryScope | undefined => {
+    if (!rowLocks.has(acquire)) rowLocks.set(acquire, rowLockedSection(acquire, imports, sourceCode, (c) => callees?.summaryOf(c)));
+    const held = rowLocks.get(acquire);
+    return held && node.range[0] >= held.from && inTransaction(held.family) ? 'transaction' : undefined;
+  };
   for (const node of candidates) {
     const acquire = sectionOf(node);
     if (!acquire) {
@@ -668,7 +676,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore, recheckedBefore });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
-      const bound = batchedUnderLock(acquire, statementOf(reading.node), sourceCode) ?? (acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn)));
+      const bound =
+        batchedUnderLock(acquire, statementOf(reading.node), sourceCode) ??
+        (acquire.advisory ? boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn)) : undefined) ??
+        (reading.sink === 'object' && !reading.fenced ? rowLocked(acquire, reading.node, (family) => reading.write.model.family === family) : undefined);
       writes.push((bound ? { ...reading, acquire, fenced: true, boundToLock: bound } : { ...reading, acquire }) as WriteSite);
       continue;
     }
@@ -681,7 +692,10 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         const handedSession = session && node.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && receiverKey(a) === session.key) ? session.scope : undefined;
         const bound = viaCall.fenced
           ? undefined
-          : (batchedUnderLock(acquire, node, sourceCode) ?? (acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode, (fn) => functions.callersOf(fn)) : handedSession));
+          : (batchedUnderLock(acquire, node, sourceCode) ??
+            (acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode, (fn) => functions.callersOf(fn)) : handedSession) ??
+            // Its writes go through the ORM, which the method's transaction carries.
+            rowLocked(acquire, node, () => [viaCall.write, ...(viaCall.furtherUnfenced ?? [])].every((w) => w.sink === 'object')));
         writes.push(bound ? { ...viaCall, fenced: true, boundToLock: bound } : viaCall);
         continue;
       }

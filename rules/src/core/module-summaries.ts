@@ -21,6 +21,7 @@ import { ID_FILTER_LINK } from './models/sinks.js';
 import { chainEqualityValues } from './sinks/chain-keys.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { writesClaimedRows } from './locks/row-claims.js';
+import { readsRowForWrite } from './locks/transaction-row-locks.js';
 import { callPicksClaimed, claimsAmong, readingPicksClaimed, type CheckedClaim } from './claim-ownership.js';
 import { readSqlCall } from './sinks/sql-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
@@ -1573,6 +1574,19 @@ class ModuleSummarizer implements ModuleBuilder {
     return out;
   }
 
+  /**
+   * Whether `fn` reads rows through the ORM taking them for writing (see `locksRows`): itself, or
+   * by returning what a function that does returns (a service delegating to its repository).
+   */
+  private locksRowsOf(fn: FunctionNode, analysis: FileAnalysis): boolean {
+    if (analysis.calls.some((call) => contains(fn.body, call) && readsRowForWrite(call))) return true;
+    return this.returnsOf(fn).some((r) => {
+      const value = unwrap(r);
+      const call = value.type === AST_NODE_TYPES.AwaitExpression ? unwrap(value.argument) : value;
+      return call.type === AST_NODE_TYPES.CallExpression && this.calleeSummary(call, fn, analysis)?.locksRows === true;
+    });
+  }
+
   private summarizeFunction(fn: FunctionNode, name: string): FunctionSummary {
     const memo = this.functionMemo.get(fn);
     const base: FunctionSummary = { name, at: locationOf(this.file, fn), params: fn.params.map(paramName), releases: [], writes: [], partial: false };
@@ -1598,6 +1612,7 @@ class ModuleSummarizer implements ModuleBuilder {
       summary.runsSqlParam = this.runsSqlParamOf(fn, analysis);
       const claims = this.locksOnly ? [] : this.claimsRowsOf(fn, analysis);
       if (claims.length > 0) summary.claimsRows = claims;
+      if (!this.locksOnly && this.locksRowsOf(fn, analysis)) summary.locksRows = true;
       if (mentionsAbort(fn, this.sourceCode.text)) summary.checksLease = abortCheckOf(fn, this.sourceCode.visitorKeys);
       // An acquire that comes from a helper we could not read is unknown, not absent.
       if (!summary.acquire && analysis.calls.some((c) => contains(fn.body, c) && analysis.callees?.isPending(c))) summary.partial = true;

@@ -41,16 +41,42 @@ export const REDIS_REFILL_COMMAND = /^(?:[lr]push|[lr]pushx|sadd|zadd|hset|hmset
  */
 export const REDIS_CLIENT_COMMAND = /^(?:setnx|setex|psetex|getset|p?expire(?:at)?|persist|[lr]push|[lr]pushx|lrange|ltrim|lrem|lindex|llen|rpoplpush|lmove|b[lr]pop|hset|hsetnx|hget|hgetall|hmset|hmget|hdel|hincrby|hexists|hkeys|hvals|sadd|srem|smembers|sismember|scard|zadd|zrem|zrange|zrangebyscore|zrevrange|zrevrangebyscore|zscore|zincrby|zcard|zremrangebyscore|zremrangebyrank|incrby|decrby|xadd)(?:async)?$/i;
 
+/** Methods that run a callback inside one transaction (Prisma `$transaction`, MongoDB `withTransaction`, knex `transaction`). */
+export const TRANSACTION_CALLBACK_METHOD = /^(?:transaction|\$transaction|begin|tx|task|withTransaction|runInTransaction|serializable)$/;
+
+/**
+ * Method decorators that run the whole method in one database transaction, which every ORM call
+ * inside joins through the library's context (typeorm-transactional and its cls-hooked
+ * predecessor patch TypeORM's repositories and managers; MikroORM's `@Transactional()` forks the
+ * entity manager in context). A row lock read inside is held until the method returns.
+ */
+export const TRANSACTION_DECORATORS: ReadonlyArray<{ package: string; export: string; family: SinkFamily }> = [
+  { package: 'typeorm-transactional', export: 'Transactional', family: 'typeorm' },
+  { package: 'typeorm-transactional-cls-hooked', export: 'Transactional', family: 'typeorm' },
+  { package: '@mikro-orm/core', export: 'Transactional', family: 'mikro-orm' },
+];
+
+/**
+ * How an ORM read takes its rows for writing (`SELECT ... FOR UPDATE` / `FOR NO KEY UPDATE`, also
+ * with `NOWAIT` or `SKIP LOCKED`): TypeORM's query builder `setLock(mode)` and find option
+ * `lock: { mode }`, MikroORM's `setLockMode(mode)`, `lockMode` option and `em.lock(entity, mode)`.
+ * Shared modes (`pessimistic_read`, `FOR SHARE`) let two holders read the row at once: not listed.
+ */
+export const ROW_WRITE_LOCKS = {
+  builderMethods: /^(?:setLock|setLockMode)$/,
+  lockMethods: /^lock$/,
+  optionKeys: /^(?:lock|lockMode)$/,
+  modes: /^(?:pessimistic_write|pessimistic_write_or_fail|pessimistic_partial_write|for_no_key_update|PESSIMISTIC_WRITE|PESSIMISTIC_WRITE_OR_FAIL|PESSIMISTIC_PARTIAL_WRITE)$/,
+};
+
+/** Reads of the object APIs a transaction can check records with before it writes them. */
+export const OBJECT_READ_METHOD = /^(?:findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|findMany|findOne|find|aggregate|count|countDocuments)$/;
 /**
  * Calls that insert a record and hand it back (or its id): Prisma, Mongoose and TypeORM `create`,
  * MongoDB `insertOne`, Objection `insertAndFetch`, a collection's `rawInsert` (the insert
  * without the collection's hooks, which returns the new id). Used for library calls only: a project
  * function's summary says itself whether it returns what it inserted.
  */
-/** Methods that run a callback inside one transaction (Prisma `$transaction`, MongoDB `withTransaction`, knex `transaction`). */
-export const TRANSACTION_CALLBACK_METHOD = /^(?:transaction|\$transaction|begin|tx|task|withTransaction|runInTransaction|serializable)$/;
-/** Reads of the object APIs a transaction can check records with before it writes them. */
-export const OBJECT_READ_METHOD = /^(?:findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|findMany|findOne|find|aggregate|count|countDocuments)$/;
 export const INSERT_METHOD = /^(?:create|createOne|insert|insertOne|insertAndFetch|insertGraph|rawInsert)$/;
 
 /** Builder links that pick rows by a list of ids (TypeORM `whereInIds`): the write changes exactly those rows. */

@@ -385,13 +385,24 @@ export class ReceiverTable {
       if (annotation.type === AST_NODE_TYPES.TSTypeReference && annotation.typeName.type === AST_NODE_TYPES.Identifier) return this.kindOfClass(annotation.typeName.name, depth + 1);
       return undefined;
     }
-    const kind = kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog);
+    const kind = kindOfBinding(binding, this.catalog, true) ?? kindOfBinding(binding, this.catalog) ?? this.kindOfLibrarySubclass(binding);
     // A type names the instance: `Mutex` from redis-semaphore is a lock object, `Lock` from etcd3 too.
     if (!kind && binding.source === 'etcd3' && binding.exported === 'Lock') {
       const model = this.models.find((m) => m.id === 'etcd3');
       if (model) return { type: 'lockObject', model };
     }
     return kind;
+  }
+
+  /**
+   * An instance of a project class that extends a library's client class (`class OrderRepository
+   * extends Repository<Order>`, TypeORM's custom repositories, MikroORM's `EntityRepository`): its
+   * inherited methods are the library's writes. Its own methods are project methods, summarised
+   * as such; only the write methods of the catalog are read off the base.
+   */
+  private kindOfLibrarySubclass(binding: ImportBinding): ReceiverKind | undefined {
+    const base = this.libraryBaseOf?.(binding);
+    return base ? kindOfBinding({ source: base.source, exported: base.name }, this.catalog, true) : undefined;
   }
 
   /**

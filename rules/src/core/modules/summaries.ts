@@ -195,6 +195,12 @@ export interface FunctionSummary {
    */
   claimsRows?: Array<{ table: string; connectionArg: number }>;
   /**
+   * The function reads rows through the ORM taking them for writing (`setLock('pessimistic_write')`,
+   * a `lock: { mode }` find option), itself or through a function it calls: inside a transaction
+   * the caller's decorator manages, those rows stay locked until the transaction ends.
+   */
+  locksRows?: boolean;
+  /**
    * The function calls its function argument `arg` with the object it is a method of as that
    * callback's parameter `param` (`runInTransaction(id, fn)` running `fn(this, tx)`): a unit of
    * work that hands the callback the same store, bound to a transaction.

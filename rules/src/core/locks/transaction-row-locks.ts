@@ -1,0 +1,107 @@
+/**
+ * A section whose first step reads its row for writing inside a transaction a method decorator
+ * manages (`@Transactional()` around the method, then `await this.orders.findForUpdate(id)` with
+ * TypeORM's `pessimistic_write`). The row lock is held until the method's transaction ends, so
+ * a stalled holder's later ORM writes commit before the next holder, blocked on the same row
+ * lock, reads anything: like a transaction-scoped advisory lock, they cannot land late. A read
+ * before the row lock (a check the next holder can make before the first commits) leaves the
+ * section's writes due, and so do writes the ORM's transaction does not carry (Redis, HTTP, SQL
+ * on another client).
+ */
+import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, memberName, staticString, unwrap, walkPruned, type Node } from '../ast.js';
+import { resolveImported, type ImportTable } from '../modules/imports.js';
+import type { FunctionSummary } from '../modules/summaries.js';
+import { ROW_WRITE_LOCKS, TRANSACTION_DECORATORS, type SinkFamily } from '../models/sinks.js';
+import type { AcquireSite } from './acquires.js';
+
+/** A lock mode as written: `'pessimistic_write'`, `LockMode.PESSIMISTIC_WRITE`. */
+function isWriteLockMode(node: Node | undefined): boolean {
+  if (!node || node.type === AST_NODE_TYPES.SpreadElement) return false;
+  const mode = staticString(node) ?? (unwrap(node).type === AST_NODE_TYPES.MemberExpression ? memberName(unwrap(node)) : undefined);
+  return mode !== undefined && ROW_WRITE_LOCKS.modes.test(mode);
+}
+
+/** `{ lock: { mode: 'pessimistic_write' } }`, `{ lockMode: LockMode.PESSIMISTIC_WRITE }` among a call's arguments. */
+function hasLockOption(call: TSESTree.CallExpression): boolean {
+  return call.arguments.some((arg) => {
+    const object = unwrap(arg);
+    if (object.type !== AST_NODE_TYPES.ObjectExpression) return false;
+    return object.properties.some((p) => {
+      if (p.type !== AST_NODE_TYPES.Property || p.computed) return false;
+      const key = p.key.type === AST_NODE_TYPES.Identifier ? p.key.name : staticString(p.key);
+      if (key === undefined || !ROW_WRITE_LOCKS.optionKeys.test(key)) return false;
+      const value = unwrap(p.value as Node);
+      if (value.type !== AST_NODE_TYPES.ObjectExpression) return isWriteLockMode(value);
+      return value.properties.some((q) => q.type === AST_NODE_TYPES.Property && !q.computed && q.key.type === AST_NODE_TYPES.Identifier && q.key.name === 'mode' && isWriteLockMode(q.value as Node));
+    });
+  });
+}
+
+/**
+ * Whether `call` takes rows for writing as written: a builder link `setLock(mode)` anywhere in
+ * its chain, a lock option among its arguments, or `em.lock(entity, mode)`.
+ */
+export function readsRowForWrite(call: TSESTree.CallExpression): boolean {
+  for (let link: Node = call; link.type === AST_NODE_TYPES.CallExpression; ) {
+    const name = calleeName(link);
+    if (name !== undefined && ROW_WRITE_LOCKS.builderMethods.test(name) && isWriteLockMode(link.arguments[0])) return true;
+    if (name !== undefined && ROW_WRITE_LOCKS.lockMethods.test(name) && isWriteLockMode(link.arguments[1])) return true;
+    if (hasLockOption(link)) return true;
+    const callee = unwrap(link.callee);
+    if (callee.type !== AST_NODE_TYPES.MemberExpression) break;
+    link = unwrap(callee.object);
+  }
+  return false;
+}
+
+/** The ORM whose decorator runs the method around `node` in one transaction, if one does. */
+function decoratedTransaction(node: Node, imports: ImportTable): SinkFamily | undefined {
+  for (let n: Node | undefined = node.parent; n; n = n.parent) {
+    if (n.type !== AST_NODE_TYPES.MethodDefinition) continue;
+    for (const decorator of n.decorators ?? []) {
+      const expression = unwrap(decorator.expression);
+      const binding = resolveImported(expression.type === AST_NODE_TYPES.CallExpression ? expression.callee : expression, imports);
+      const known = binding && TRANSACTION_DECORATORS.find((d) => d.package === binding.source && d.export === binding.exported);
+      if (known) return known.family;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+export interface RowLockedSection {
+  /** The ORM whose transaction holds the row lock. */
+  family: SinkFamily;
+  /** Writes that start here or later are made with the row lock held. */
+  from: number;
+}
+
+/**
+ * The row lock the section's first awaited step takes in a decorator-managed transaction (see
+ * above), or undefined. `summaryOf` answers for project functions the step calls.
+ */
+export function rowLockedSection(
+  site: AcquireSite,
+  imports: ImportTable,
+  sourceCode: SourceCode,
+  summaryOf: (call: TSESTree.CallExpression) => FunctionSummary | undefined,
+): RowLockedSection | undefined {
+  const family = decoratedTransaction(site.node, imports);
+  if (!family) return undefined;
+  // The first `await` of the section that is not the acquire itself, in source order.
+  let first: TSESTree.AwaitExpression | undefined;
+  walkPruned(site.scope, sourceCode.visitorKeys, (node) => {
+    if (first || node.range[1] <= site.range[0] || node.range[0] >= site.range[1]) return false;
+    if (node.type === AST_NODE_TYPES.AwaitExpression && node.range[0] >= site.range[0] && !(node.range[0] <= site.node.range[0] && site.node.range[1] <= node.range[1])) {
+      first = node;
+      return 'stop';
+    }
+    return true;
+  });
+  const step = first && unwrap(first.argument);
+  if (step?.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  if (!readsRowForWrite(step) && summaryOf(step)?.locksRows !== true) return undefined;
+  return { family, from: step.range[1] };
+}
