@@ -47,6 +47,7 @@ import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
 import { buildModuleSummary, localLockSummaries, writeLabelOf } from './module-summaries.js';
 import { insertedRecords, readsInserted } from './sinks/inserted-records.js';
+import { recordKeysOf } from './record-keys.js';
 
 export interface SqlWriteSite {
   sink: 'sql';
@@ -637,7 +638,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const insertedIn = (fn: FunctionNode): Set<string> => {
     let names = insertedBy.get(fn);
     if (!names) {
-      names = insertedRecords(fn, { sourceCode, summaryOf: (call) => callees!.summaryOf(call) });
+      names = insertedRecords(fn, { sourceCode, summaryOf: (call) => callees?.summaryOf(call) });
       insertedBy.set(fn, names);
     }
     return names;
@@ -646,7 +647,6 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   // (`withLock(k, async () => repo.update(jobId, ...))`) sees the `jobId` its enclosing function created.
   const ownRecords = (node: Node): Set<string> => {
     const names = new Set<string>();
-    if (!callees) return names;
     for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) for (const name of insertedIn(fn)) names.add(name);
     return names;
   };
@@ -664,6 +664,8 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore, recheckedBefore });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
+      // A write of rows this request has just inserted, picked by the ids the insert returned, is its own.
+      if (!reading.fenced && recordKeysOf(reading).some((k) => readsInserted(k, ownRecords(node), sourceCode))) continue;
       const bound = batchedUnderLock(acquire, statementOf(reading.node), sourceCode) ?? (acquire.advisory && boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn)));
       writes.push((bound ? { ...reading, acquire, fenced: true, boundToLock: bound } : { ...reading, acquire }) as WriteSite);
       continue;

@@ -748,3 +748,9 @@ export const SQL_TAG_NAMES: ReadonlySet<string> = new Set(SINK_MODELS.flatMap((m
 export const ANY_COUNT_MEMBER: ReadonlySet<string> = new Set(
   SINK_MODELS.flatMap((m) => [m.result, ...m.writes.map((w) => w.result), ...Object.values(m.sqlResults ?? {})]).flatMap((r) => (r && 'read' in r ? r.read : [])),
 );
+
+/**
+ * The members of a result object that hold the rows a write returned (Supabase `{ data, error }`
+ * after `.select()`), from the catalog's result shapes: `const { data: rows } = await ...insert(x).select()`.
+ */
+export const RESULT_ROWS_MEMBERS: ReadonlySet<string> = new Set(SINK_MODELS.flatMap((m) => (m.result.type === 'count' ? (m.result.rows ?? []) : [])));
