@@ -19,6 +19,7 @@ import { isFreshKey, lockKeyArgument } from './locks/fresh-keys.js';
 import { writesClaimedRows } from './locks/row-claims.js';
 import { agedKnexPurge, agedObjectPurge, agedScoreTrim, agedSqlPurge } from './sinks/aged-rows.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
+import { claimedByUniqueInsert } from './sinks/unique-claims.js';
 import { firstAwaitEnd, startedJustBeforeRelease } from './locks/unawaited-calls.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
@@ -333,6 +334,8 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
 
   // A write whose records the same transaction has just read again and checked (see `rechecked-writes.ts`).
   const recheckedBefore = (write: ObjectWrite): boolean => recheckedInTransaction(write, calls, sourceCode);
+  // A write batched with an insert of a unique key in one transaction (see `unique-claims.ts`).
+  const claimedUniquely = (write: ObjectWrite): boolean => claimedByUniqueInsert(write, calls, sourceCode);
 
   const readWrite: FileAnalysis['readWrite'] = (node, judge = {}) =>
     readWriteAt(node, {
@@ -346,6 +349,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       inheritedRecords: options.summaryMode,
       watchedBefore,
       recheckedBefore,
+      claimedUniquely,
     });
   let tracer = new TokenTracer(sourceCode, functions, [], { imports, catalog });
   const empty = (): FileAnalysis => ({
@@ -654,14 +658,14 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const acquire = sectionOf(node);
     if (!acquire) {
       const lease = receivedOf(node);
-      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql, scripts, watchedBefore, recheckedBefore });
+      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql, scripts, watchedBefore, recheckedBefore, claimedUniquely });
       if (reading?.sink === 'sql') receivedSql.push({ call: reading.call });
       if (lease && reading && !isLeaseUpkeep(reading, lease)) receivedWrites.push({ ...reading, received: lease });
       continue;
     }
     // A write on the connection a helper's advisory lock is held on commits while the lock is held.
     if (acquire.lockedSession && writeConnection(node) === acquire.lockedSession.key) continue;
-    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore, recheckedBefore });
+    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore, recheckedBefore, claimedUniquely });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
       // A write of rows this request has just inserted, picked by the ids the insert returned, is its own.
@@ -845,6 +849,8 @@ interface WriteEnv {
   watchedBefore?: (node: Node) => boolean;
   /** Whether the same transaction read a write's records again and left unless they were as expected. */
   recheckedBefore?: (write: ObjectWrite) => boolean;
+  /** Whether a write shares its transaction with an insert that claims a unique key. */
+  claimedUniquely?: (write: ObjectWrite) => boolean;
 }
 
 const REDIS = sinkModel('redis');
@@ -889,6 +895,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
       if (!verdict.tokenCompared && onlyRelativeObjectWrite(write)) return undefined;
       if (!verdict.tokenCompared && agedObjectPurge(write, sourceCode)) return undefined;
       if (!verdict.tokenCompared && env.recheckedBefore?.(write)) return undefined;
+      if (!verdict.tokenCompared && env.claimedUniquely?.(write)) return undefined;
       return { sink: 'object', node, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
     }
     const record = node.type === AST_NODE_TYPES.CallExpression ? readRecordWrite(node, receivers) : undefined;

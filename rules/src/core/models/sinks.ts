@@ -51,6 +51,8 @@ export const REDIS_CLIENT_COMMAND = /^(?:setnx|setex|psetex|getset|p?expire(?:at
 export const TRANSACTION_CALLBACK_METHOD = /^(?:transaction|\$transaction|begin|tx|task|withTransaction|runInTransaction|serializable)$/;
 /** Reads of the object APIs a transaction can check records with before it writes them. */
 export const OBJECT_READ_METHOD = /^(?:findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|findMany|findOne|find|aggregate|count|countDocuments)$/;
+/** Prisma reads that accept only a unique key (a field marked unique, the id, or a compound `a_b: { a, b }`). */
+export const UNIQUE_READ_METHOD = /^(?:findUnique|findUniqueOrThrow)$/;
 export const INSERT_METHOD = /^(?:create|createOne|insert|insertOne|insertAndFetch|insertGraph|rawInsert)$/;
 
 /** Builder links that pick rows by a list of ids (TypeORM `whereInIds`): the write changes exactly those rows. */
