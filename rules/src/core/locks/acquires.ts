@@ -23,6 +23,7 @@ import {
   ADVISORY_LOCK_ADVICE,
   CUSTOM_ADVICE,
   CUSTOM_AUTHORITY_ACQUIRE,
+  LOCK_NAMED_ACQUIRE,
   CUSTOM_CALLBACK_ACQUIRE,
   GENERIC_RELEASE_METHOD,
   LOCK_KEY_NAME,
@@ -811,7 +812,7 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const tokenProperties = [...new Set([...(candidate.model?.tokenProperties ?? []), ...use.tokenProps])];
 
     if (candidate.custom) {
-      const lockNamed = LOCK_RECEIVER_NAME.test((authorityKey ?? '').split('.').pop() ?? '');
+      const lockNamed = LOCK_RECEIVER_NAME.test((authorityKey ?? '').split('.').pop() ?? '') || LOCK_NAMED_ACQUIRE.test(calleeName(call) ?? '');
       const carriesToken = use.tokenProps.some((p) => isHandleTokenName(p)) || [...use.destructured.keys()].some(isStrongTokenName);
       if (!carriesToken && (!lockNamed || candidate.tokenRequired)) continue;
       // An acquire whose result is ignored and that is not awaited is not a lock we can follow.
