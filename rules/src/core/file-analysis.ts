@@ -499,6 +499,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     program: ast,
     summaryOf: projectSummary,
     functionNamed: (name: string) => functions.named(name),
+    localCallee: (call: TSESTree.CallExpression) => functions.callee(call),
     isInProcessLock: callees ? (n: Node) => callees.isInProcessLock(n) : undefined,
     locationOf: (n: Node) => locationOf(fileName, n),
     scriptClaimKey: (call: TSESTree.CallExpression) => {

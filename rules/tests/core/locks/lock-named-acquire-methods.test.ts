@@ -3,7 +3,7 @@
  * critical section even when its receiver resolves to nothing (a service reached through `this` in
  * a decorator, a parameter typed `any`), as a lock-named receiver does: the code after its result is
  * tested, up to the release, runs under the lock. A method that only says "acquire" on a receiver
- * with no lock in its name stays unknown.
+ * with no lock in its name stays unknown, and a same-file method is read for what it does.
  */
 import fenceRule from '../../../src/rules/require-fence-condition.js';
 import { createRuleTester } from '../../rule-tester.js';
@@ -26,6 +26,21 @@ ruleTester.run('require-fence-condition (lock-named acquire methods)', fenceRule
   await db.stock.update({ where: { sku }, data: { count } });
   await pool.acquire(sku);
   await db.stock.update({ where: { sku }, data: { reserved: 0 } });
+}`,
+    },
+    {
+      name: 'a same-file method named tryAcquireLock is read for what it does, not taken by its name',
+      code: `${header}export class Sweeper {
+  private async tryAcquireLock(id: string): Promise<boolean> {
+    const claimed = await db.sweep.updateMany({ where: { id, startedAt: null }, data: { startedAt: new Date() } });
+    return claimed.count === 1;
+  }
+
+  async run(id: string) {
+    const mine = await this.tryAcquireLock(id);
+    if (!mine) return;
+    await db.sweep.update({ where: { id }, data: { startedAt: null, finishedAt: new Date() } });
+  }
 }`,
     },
   ],
