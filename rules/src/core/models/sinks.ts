@@ -611,6 +611,9 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['Redis', 'Cluster', 'RedisClientType', 'RedisClusterType', 'RedisClient'],
     clientFactories: ['connect', 'duplicate', 'multi', 'pipeline'],
     clientCallbacks: [],
+    // A receiver nothing resolves (`this.redisService` of whatever class a decorator wraps) counts by
+    // these names; a file that sends it a command only Redis has makes it a client anyway.
+    receiverNames: /^(?:redis|redisClient|redisService|redisCache|redisStore|redisConnection|ioredis|valkey|valkeyClient)$/i,
     // Plain commands that overwrite (a sorted-set member's score too), or remove what a newer
     // holder may have put back (a trim by the count this holder read, a member removed); appends
     // (LPUSH, XADD, SADD), counters and whole-key deletes (cache invalidation, safe whenever it
