@@ -20,6 +20,7 @@ import { isFreshKey, lockKeyArgument } from './locks/fresh-keys.js';
 import { writesClaimedRows } from './locks/row-claims.js';
 import { agedKnexPurge, agedObjectPurge, agedScoreTrim, agedSqlPurge } from './sinks/aged-rows.js';
 import { recheckedInTransaction } from './sinks/rechecked-writes.js';
+import { claimedByUniqueInsert } from './sinks/unique-claims.js';
 import { firstAwaitEnd, startedJustBeforeRelease } from './locks/unawaited-calls.js';
 import { LOCK_KEY_NAME } from './models/locks.js';
 import { REDIS_WATCH_METHOD } from './models/record-reads.js';
@@ -48,6 +49,7 @@ import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
 import { buildModuleSummary, localLockSummaries, writeLabelOf } from './module-summaries.js';
 import { insertedRecords, readsInserted } from './sinks/inserted-records.js';
+import { recordKeysOf } from './record-keys.js';
 
 export interface SqlWriteSite {
   sink: 'sql';
@@ -337,6 +339,8 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
 
   // A write whose records the same transaction has just read again and checked (see `rechecked-writes.ts`).
   const recheckedBefore = (write: ObjectWrite): boolean => recheckedInTransaction(write, calls, sourceCode);
+  // A write batched with an insert of a unique key in one transaction (see `unique-claims.ts`).
+  const claimedUniquely = (write: ObjectWrite): boolean => claimedByUniqueInsert(write, calls, sourceCode);
 
   const readWrite: FileAnalysis['readWrite'] = (node, judge = {}) =>
     readWriteAt(node, {
@@ -350,6 +354,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       inheritedRecords: options.summaryMode,
       watchedBefore,
       recheckedBefore,
+      claimedUniquely,
     });
   let tracer = new TokenTracer(sourceCode, functions, [], { imports, catalog });
   const empty = (): FileAnalysis => ({
@@ -499,6 +504,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     program: ast,
     summaryOf: projectSummary,
     functionNamed: (name: string) => functions.named(name),
+    localCallee: (call: TSESTree.CallExpression) => functions.callee(call),
     isInProcessLock: callees ? (n: Node) => callees.isInProcessLock(n) : undefined,
     locationOf: (n: Node) => locationOf(fileName, n),
     scriptClaimKey: (call: TSESTree.CallExpression) => {
@@ -642,7 +648,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   const insertedIn = (fn: FunctionNode): Set<string> => {
     let names = insertedBy.get(fn);
     if (!names) {
-      names = insertedRecords(fn, { sourceCode, summaryOf: (call) => callees!.summaryOf(call) });
+      names = insertedRecords(fn, { sourceCode, summaryOf: (call) => callees?.summaryOf(call) });
       insertedBy.set(fn, names);
     }
     return names;
@@ -651,7 +657,6 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   // (`withLock(k, async () => repo.update(jobId, ...))`) sees the `jobId` its enclosing function created.
   const ownRecords = (node: Node): Set<string> => {
     const names = new Set<string>();
-    if (!callees) return names;
     for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) for (const name of insertedIn(fn)) names.add(name);
     return names;
   };
@@ -666,16 +671,18 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     const acquire = sectionOf(node);
     if (!acquire) {
       const lease = receivedOf(node);
-      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql, scripts, watchedBefore, recheckedBefore });
+      const reading = lease && readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: receivedSql, scripts, watchedBefore, recheckedBefore, claimedUniquely });
       if (reading?.sink === 'sql') receivedSql.push({ call: reading.call });
       if (lease && reading && !isLeaseUpkeep(reading, lease)) receivedWrites.push({ ...reading, received: lease });
       continue;
     }
     // A write on the connection a helper's advisory lock is held on commits while the lock is held.
     if (acquire.lockedSession && writeConnection(node) === acquire.lockedSession.key) continue;
-    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore, recheckedBefore });
+    const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore, recheckedBefore, claimedUniquely });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
+      // A write of rows this request has just inserted, picked by the ids the insert returned, is its own.
+      if (!reading.fenced && recordKeysOf(reading).some((k) => readsInserted(k, ownRecords(node), sourceCode))) continue;
       const bound =
         batchedUnderLock(acquire, statementOf(reading.node), sourceCode) ??
         (acquire.advisory ? boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn)) : undefined) ??
@@ -861,6 +868,8 @@ interface WriteEnv {
   watchedBefore?: (node: Node) => boolean;
   /** Whether the same transaction read a write's records again and left unless they were as expected. */
   recheckedBefore?: (write: ObjectWrite) => boolean;
+  /** Whether a write shares its transaction with an insert that claims a unique key. */
+  claimedUniquely?: (write: ObjectWrite) => boolean;
 }
 
 const REDIS = sinkModel('redis');
@@ -905,6 +914,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
       if (!verdict.tokenCompared && onlyRelativeObjectWrite(write)) return undefined;
       if (!verdict.tokenCompared && agedObjectPurge(write, sourceCode)) return undefined;
       if (!verdict.tokenCompared && env.recheckedBefore?.(write)) return undefined;
+      if (!verdict.tokenCompared && env.claimedUniquely?.(write)) return undefined;
       return { sink: 'object', node, write, verdict, fenced: verdict.tokenCompared && verdict.tokenStored };
     }
     const record = node.type === AST_NODE_TYPES.CallExpression ? readRecordWrite(node, receivers) : undefined;

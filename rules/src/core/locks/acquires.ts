@@ -23,6 +23,7 @@ import {
   ADVISORY_LOCK_ADVICE,
   CUSTOM_ADVICE,
   CUSTOM_AUTHORITY_ACQUIRE,
+  LOCK_NAMED_ACQUIRE,
   CUSTOM_CALLBACK_ACQUIRE,
   GENERIC_RELEASE_METHOD,
   LOCK_KEY_NAME,
@@ -271,6 +272,8 @@ export interface AcquireFinderInput {
   summaryOf?: (call: TSESTree.CallExpression) => FunctionSummary | undefined;
   /** A same-file function by name, for callbacks passed by name (`withLock(key, flush)`). */
   functionNamed?: (name: string) => FunctionNode | undefined;
+  /** The same-file function a call invokes, if any: its body, not its name, says what it takes. */
+  localCallee?: (call: TSESTree.CallExpression) => FunctionNode | undefined;
   /** Whether a receiver is an in-process lock held by another module's class (`activeDoc.triggersLock`). */
   isInProcessLock?: (node: Node) => boolean;
   /** Where a node of this file is, in the shape summaries use. */
@@ -811,7 +814,8 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const tokenProperties = [...new Set([...(candidate.model?.tokenProperties ?? []), ...use.tokenProps])];
 
     if (candidate.custom) {
-      const lockNamed = LOCK_RECEIVER_NAME.test((authorityKey ?? '').split('.').pop() ?? '');
+      // The method's own name counts only for a receiver nothing resolves, not a same-file method we can read.
+      const lockNamed = LOCK_RECEIVER_NAME.test((authorityKey ?? '').split('.').pop() ?? '') || (LOCK_NAMED_ACQUIRE.test(calleeName(call) ?? '') && !input.localCallee?.(call));
       const carriesToken = use.tokenProps.some((p) => isHandleTokenName(p)) || [...use.destructured.keys()].some(isStrongTokenName);
       if (!carriesToken && (!lockNamed || candidate.tokenRequired)) continue;
       // An acquire whose result is ignored and that is not awaited is not a lock we can follow.

@@ -244,7 +244,12 @@ export const LEASE_TABLE_ADVICE = `a lease row identifies its holder but orders 
 export const ADVISORY_LOCK_ADVICE = `a PostgreSQL advisory lock carries no token and holds only for writes on its own connection (for \`pg_advisory_xact_lock\`, in its own transaction): make the write there, or ${DURABLE_COUNTER}`;
 
 /** Shape of a user's own authority: acquire methods whose result carries a token. */
-export const CUSTOM_AUTHORITY_ACQUIRE = /^(?:acquire|tryAcquire|acquireLease|acquireLock|lease|takeLease|obtainLease|grantLease|grant|obtain|claim|claimLease|lock|tryLock|lockResource|acquireFence)$/;
+export const CUSTOM_AUTHORITY_ACQUIRE = /^(?:acquire|tryAcquire|acquireLease|acquireLock|tryAcquireLock|tryAcquireLease|lease|takeLease|obtainLease|grantLease|grant|obtain|claim|claimLease|lock|tryLock|lockResource|acquireFence)$/;
+/**
+ * Acquire methods whose own name says what they take (`acquireLock`, `tryAcquireLock`, `takeLease`):
+ * as telling as a lock-named receiver when the receiver resolves to nothing (`service.tryAcquireLock(k, 10)`).
+ */
+export const LOCK_NAMED_ACQUIRE = /^(?:acquire|take|obtain|claim|grant|try(?:Acquire|Take|Obtain|Claim|Grant))(?:Lock|Lease)$/;
 /** Receivers whose name says "lock service" when nothing better is known (last resort). */
 export const LOCK_RECEIVER_NAME = /(?:lock|lease|mutex|semaphore|redlock|authority|coordinator|fenc)/i;
 /** Callback-style acquire methods on a lock-named receiver (last resort). */

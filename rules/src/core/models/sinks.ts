@@ -71,6 +71,8 @@ export const ROW_WRITE_LOCKS = {
 
 /** Reads of the object APIs a transaction can check records with before it writes them. */
 export const OBJECT_READ_METHOD = /^(?:findFirst|findFirstOrThrow|findUnique|findUniqueOrThrow|findMany|findOne|find|aggregate|count|countDocuments)$/;
+/** Prisma reads that accept only a unique key (a field marked unique, the id, or a compound `a_b: { a, b }`). */
+export const UNIQUE_READ_METHOD = /^(?:findUnique|findUniqueOrThrow)$/;
 /**
  * Calls that insert a record and hand it back (or its id): Prisma, Mongoose and TypeORM `create`,
  * MongoDB `insertOne`, Objection `insertAndFetch`, a collection's `rawInsert` (the insert
@@ -635,6 +637,9 @@ export const SINK_MODELS: readonly SinkModel[] = [
     clientTypes: ['Redis', 'Cluster', 'RedisClientType', 'RedisClusterType', 'RedisClient'],
     clientFactories: ['connect', 'duplicate', 'multi', 'pipeline'],
     clientCallbacks: [],
+    // A receiver nothing resolves (`this.redisService` of whatever class a decorator wraps) counts by
+    // these names; a file that sends it a command only Redis has makes it a client anyway.
+    receiverNames: /^(?:redis|redisClient|redisService|redisCache|redisStore|redisConnection|ioredis|valkey|valkeyClient)$/i,
     // Plain commands that overwrite (a sorted-set member's score too), or remove what a newer
     // holder may have put back (a trim by the count this holder read, a member removed); appends
     // (LPUSH, XADD, SADD), counters and whole-key deletes (cache invalidation, safe whenever it
@@ -774,3 +779,9 @@ export const SQL_TAG_NAMES: ReadonlySet<string> = new Set(SINK_MODELS.flatMap((m
 export const ANY_COUNT_MEMBER: ReadonlySet<string> = new Set(
   SINK_MODELS.flatMap((m) => [m.result, ...m.writes.map((w) => w.result), ...Object.values(m.sqlResults ?? {})]).flatMap((r) => (r && 'read' in r ? r.read : [])),
 );
+
+/**
+ * The members of a result object that hold the rows a write returned (Supabase `{ data, error }`
+ * after `.select()`), from the catalog's result shapes: `const { data: rows } = await ...insert(x).select()`.
+ */
+export const RESULT_ROWS_MEMBERS: ReadonlySet<string> = new Set(SINK_MODELS.flatMap((m) => (m.result.type === 'count' ? (m.result.rows ?? []) : [])));

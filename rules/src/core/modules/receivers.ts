@@ -111,6 +111,9 @@ function redisBatchRoot(node: Node): TSESTree.CallExpression | undefined {
   return undefined;
 }
 
+/** Values a variable can be bound to that are made right there, not handed in. */
+const BUILT_VALUE = new Set<string>([AST_NODE_TYPES.NewExpression, AST_NODE_TYPES.ObjectExpression, AST_NODE_TYPES.ArrayExpression, AST_NODE_TYPES.Literal]);
+
 export class ReceiverTable {
   private readonly kinds = new Map<string, ReceiverKind>();
   /**
@@ -119,6 +122,8 @@ export class ReceiverTable {
    * module bound is not spent on every helper a file happens to call at its top.
    */
   private readonly pending = new Map<string, () => ReceiverKind | undefined>();
+  /** Variables this file binds to an object it builds itself (`new Map()`, a literal) that is no known client. */
+  private readonly builtHere = new Set<string>();
   /** Same-file functions by name (`getClient`, `this.db`), to see what they return. */
   private readonly functions = new Map<string, FunctionNode>();
   private readonly returnKinds = new Map<FunctionNode, ReceiverKind | null>();
@@ -188,6 +193,15 @@ export class ReceiverTable {
    * variable bound to a project call: for questions most calls answer no to (is `logger.info(...)`
    * a lock acquire?), which would otherwise summarise every helper module the file calls.
    */
+  /**
+   * Whether a receiver is a variable this file bound to an object it built itself (`new Map()`, an
+   * object literal) that no model knows: something definite, so never a client by its name.
+   */
+  isBuiltHere(node: Node): boolean {
+    const key = receiverKey(node);
+    return key !== undefined && this.builtHere.has(key);
+  }
+
   knownKindOf(node: Node): ReceiverKind | undefined {
     this.deferring = true;
     try {
@@ -511,6 +525,7 @@ export class ReceiverTable {
         const kind = (init && this.kindOfCreation(init)) ?? this.kindOfType(annotation);
         if (kind) this.set(node.id.name, kind);
         else if (!init) this.recordTypedLater(node.id.name, annotation);
+        else if (BUILT_VALUE.has(unwrap(init).type)) this.builtHere.add(node.id.name);
         return;
       }
       case AST_NODE_TYPES.AssignmentExpression: {

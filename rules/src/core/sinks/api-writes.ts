@@ -92,6 +92,15 @@ function refilledLater(del: TSESTree.CallExpression, client: Node, sourceText: (
   return refilled;
 }
 
+/** A Redis client by what resolves it, or by its last name (the catalog's `receiverNames`) when nothing does. */
+function isRedisReceiver(object: Node, receivers: ReceiverTable): boolean {
+  const kind = receivers.kindOf(object);
+  if (kind) return kind.type === 'redis';
+  if (receivers.isBuiltHere(object)) return false;
+  const name = receiverKey(object)?.split('.').pop();
+  return name !== undefined && REDIS.receiverNames!.test(name);
+}
+
 export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpression, receivers: ReceiverTable, sourceText: (n: Node) => string): ApiWrite | undefined {
   const method = calleeName(node);
   if (!method) return undefined;
@@ -99,8 +108,8 @@ export function readApiWrite(node: TSESTree.CallExpression | TSESTree.NewExpress
     return S3_COMMANDS.has(method) ? { node, api: 's3', model: S3, options: optionsArgument(node, 0) } : undefined;
   }
   const object = calleeObject(node);
-  // Redis: only on a client we resolved through its import, never by name; NX writes are locks.
-  if (object && REDIS_OVERWRITES.has(redisCommandOf(method)) && receivers.kindOf(object)?.type === 'redis') {
+  // Redis: on a client we resolved, or one named for Redis when nothing resolves it; NX writes are locks.
+  if (object && REDIS_OVERWRITES.has(redisCommandOf(method)) && isRedisReceiver(object, receivers)) {
     const hasNx = node.arguments.some((a) => staticString(a)?.toUpperCase() === 'NX' || (a.type === AST_NODE_TYPES.ObjectExpression && /\bNX\b/i.test(sourceText(a))));
     if (hasNx || /^setnx$/i.test(redisCommandOf(method))) return undefined;
     // `ZADD key GT score member`: the score only moves one way, like MongoDB's `$max`.

@@ -1,13 +1,16 @@
 /**
  * The rows a builder write picks: the values its where links match by equality. Drizzle
  * `eq(t.id, v)` (also inside `and(...)`), knex and Kysely `.where('id', v)`,
- * `.where('id', '=', v)` and `.where({ id: v })`, Supabase `.eq('id', v)`. Used to tell a write of
+ * `.where('id', '=', v)` and `.where({ id: v })`, Supabase `.eq('id', v)`; a list the column is in
+ * (`.in('id', ids)`, `.whereIn('id', ids)`). Used to tell a write of
  * a record the holder has just inserted from a write of someone else's.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, staticString, unwrap, type Node } from '../ast.js';
 
 const WHERE = /^(?:where|andWhere)$/;
+/** Links that pick rows whose column is one of a list: Supabase `.in('id', ids)`, knex `.whereIn('id', ids)`. */
+const IN_LIST = /^(?:in|whereIn|andWhereIn)$/;
 
 function drizzleEqualities(node: Node, out: Node[], depth: number): void {
   const call = unwrap(node);
@@ -24,6 +27,7 @@ export function chainEqualityValues(links: readonly TSESTree.CallExpression[]): 
     const name = calleeName(link) ?? '';
     const [a, b, c] = link.arguments.map((x) => (x.type === AST_NODE_TYPES.SpreadElement ? undefined : x));
     if (name === 'eq' && a && staticString(a) !== undefined && b) out.push(b);
+    if (IN_LIST.test(name) && a && staticString(a) !== undefined && b) out.push(b);
     if (!WHERE.test(name) || !a) continue;
     const first = unwrap(a);
     if (staticString(a) !== undefined) {

@@ -12,7 +12,7 @@
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, enclosingFunction, unwrap, walk, type FunctionNode, type Node } from '../ast.js';
-import { INSERT_METHOD } from '../models/sinks.js';
+import { INSERT_METHOD, RESULT_ROWS_MEMBERS } from '../models/sinks.js';
 import { RECORD_READ_METHOD } from '../models/record-reads.js';
 import type { FunctionSummary } from '../modules/summaries.js';
 
@@ -31,7 +31,7 @@ export function insertedRecords(fn: FunctionNode, input: InsertedRecordInput): S
     if (n.parent?.type !== AST_NODE_TYPES.VariableDeclaration || !isInsertResult(n.init, names, input)) return;
     if (n.id.type === AST_NODE_TYPES.Identifier) {
       if (n.parent.kind === 'const' || threadedThrough(n.id, input.sourceCode)) names.add(n.id.name);
-    } else if (n.parent.kind === 'const') for (const name of destructuredRecords(n.id)) names.add(name);
+    } else if (n.parent.kind === 'const') for (const name of destructuredRecords(n.id, 0, returnsRowsObject(n.init))) names.add(name);
   });
   return names;
 }
@@ -41,7 +41,7 @@ export function insertedRecords(fn: FunctionNode, input: InsertedRecordInput): S
  * `const [row] = ...returning()`, `const [{ id }] = ...`, `const { id } = await repo.create(x)`;
  * not another record's key (`const { orderId } = ...`).
  */
-function destructuredRecords(pattern: TSESTree.DestructuringPattern, depth = 0): string[] {
+function destructuredRecords(pattern: TSESTree.DestructuringPattern, depth = 0, rowsObject = false): string[] {
   if (depth > 3) return [];
   const p = pattern.type === AST_NODE_TYPES.AssignmentPattern ? pattern.left : pattern;
   if (p.type === AST_NODE_TYPES.Identifier) return [p.name];
@@ -49,11 +49,25 @@ function destructuredRecords(pattern: TSESTree.DestructuringPattern, depth = 0):
   if (p.type !== AST_NODE_TYPES.ObjectPattern) return [];
   const out: string[] = [];
   for (const prop of p.properties) {
-    if (prop.type !== AST_NODE_TYPES.Property || prop.computed || prop.key.type !== AST_NODE_TYPES.Identifier || !IDENTITY_MEMBER.test(prop.key.name)) continue;
+    if (prop.type !== AST_NODE_TYPES.Property || prop.computed || prop.key.type !== AST_NODE_TYPES.Identifier) continue;
+    // `const { data: rows } = await db.from('t').insert(x).select()`: the member holding the new rows.
+    if (rowsObject && RESULT_ROWS_MEMBERS.has(prop.key.name)) {
+      out.push(...destructuredRecords(prop.value as TSESTree.DestructuringPattern, depth + 1));
+      continue;
+    }
+    if (!IDENTITY_MEMBER.test(prop.key.name)) continue;
     const value = prop.value.type === AST_NODE_TYPES.AssignmentPattern ? prop.value.left : prop.value;
     if (value.type === AST_NODE_TYPES.Identifier) out.push(value.name);
   }
   return out;
+}
+
+/** A builder's insert run for its rows (`.insert(x).select()`), which resolves to a result object holding them. */
+function returnsRowsObject(init: Node): boolean {
+  const n = unwrap(init.type === AST_NODE_TYPES.AwaitExpression ? init.argument : init);
+  if (n.type !== AST_NODE_TYPES.CallExpression || calleeName(n) !== 'select') return false;
+  const object = calleeObject(n);
+  return !!object && insertInChain(object);
 }
 
 /**
@@ -96,21 +110,22 @@ export function isInsertResult(node: Node, known: ReadonlySet<string>, input: In
   if (RECORD_READ_METHOD.test(method) && n.arguments.length > 0 && readsInserted(n.arguments[0], known, input.sourceCode)) return true;
   // `(result.identifiers || []).map((r) => r.id).filter(Boolean)`: the same records' ids, reshaped.
   if (ARRAY_RESHAPE.test(method)) return isInsertResult(object, known, input);
-  // `qb.insert().values(rows).returning('id').execute()`: a query builder's insert, run.
+  // `qb.insert().values(rows).returning('id').execute()`: a query builder's insert, run;
+  // Supabase `.from('t').insert(rows).select()` hands the new rows back the same way.
   if (BUILDER_RUN.test(method) && insertInChain(object)) return true;
   // `new Model(data).save()`, or `doc.save()` on `const doc = new Model(data)` of this function.
   return method === 'save' && builtWithNew(object, input.sourceCode);
 }
 
 const ARRAY_RESHAPE = /^(?:map|filter|flat|flatMap|slice|concat)$/;
-const BUILDER_RUN = /^(?:execute|then|returning)$/;
+const BUILDER_RUN = /^(?:execute|then|returning|select)$/;
 
 /** A builder chain with an `insert()` link and no `update`/`orUpdate` link (an upsert may write over rows). */
 function insertInChain(node: Node): boolean {
   let inserts = false;
   for (let current = unwrap(node); current.type === AST_NODE_TYPES.CallExpression; ) {
     const name = calleeName(current) ?? '';
-    if (/^(?:update|orUpdate|onConflict|merge)$/.test(name)) return false;
+    if (/^(?:update|orUpdate|onConflict|merge|upsert)$/.test(name)) return false;
     if (name === 'insert') inserts = true;
     const object = calleeObject(current);
     if (!object) break;

@@ -18,7 +18,7 @@ import { receiverKey } from '../modules/receivers.js';
 import type { ObjectWrite } from './object-writes.js';
 
 /** The transaction callback around a node: a function handed to `$transaction` / `withTransaction`. */
-function transactionCallback(node: Node): FunctionNode | undefined {
+export function transactionCallback(node: Node): FunctionNode | undefined {
   for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
     const call = fn.parent;
     if (call?.type === AST_NODE_TYPES.CallExpression && call.arguments.includes(fn as TSESTree.CallExpressionArgument) && TRANSACTION_CALLBACK_METHOD.test(calleeName(call) ?? '')) return fn;
@@ -27,7 +27,7 @@ function transactionCallback(node: Node): FunctionNode | undefined {
 }
 
 /** The call goes through the transaction: its receiver is the callback's client, or it passes `{ session }`. */
-function inTransaction(call: TSESTree.CallExpression, callback: FunctionNode, sourceCode: SourceCode): boolean {
+export function inTransaction(call: TSESTree.CallExpression, callback: FunctionNode, sourceCode: SourceCode): boolean {
   const passesSession = call.arguments.some((a) => {
     const o = unwrap(a as Node);
     return o.type === AST_NODE_TYPES.ObjectExpression && o.properties.some((p) => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'session');
