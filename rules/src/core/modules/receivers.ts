@@ -189,11 +189,6 @@ export class ReceiverTable {
   private deferring = false;
 
   /**
-   * What a receiver is as far as the file already knows, without asking the module graph about a
-   * variable bound to a project call: for questions most calls answer no to (is `logger.info(...)`
-   * a lock acquire?), which would otherwise summarise every helper module the file calls.
-   */
-  /**
    * Whether a receiver is a variable this file bound to an object it built itself (`new Map()`, an
    * object literal) that no model knows: something definite, so never a client by its name.
    */
@@ -202,6 +197,11 @@ export class ReceiverTable {
     return key !== undefined && this.builtHere.has(key);
   }
 
+  /**
+   * What a receiver is as far as the file already knows, without asking the module graph about a
+   * variable bound to a project call: for questions most calls answer no to (is `logger.info(...)`
+   * a lock acquire?), which would otherwise summarise every helper module the file calls.
+   */
   knownKindOf(node: Node): ReceiverKind | undefined {
     this.deferring = true;
     try {
