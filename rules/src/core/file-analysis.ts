@@ -27,6 +27,7 @@ import { recordImport, resolveImported, type ImportBinding, type ImportTable } f
 import { projectGraph } from './modules/module-graph.js';
 import type { ProjectView } from './modules/module-graph.js';
 import { ProjectCallees } from './modules/project-callees.js';
+import { forwardedCall, tableEntryFunctions } from './modules/table-entries.js';
 import { ownerOf, UnlockedReach } from './modules/unlocked-reach.js';
 import { BUILT_FROM, paramSources } from './modules/param-sources.js';
 import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
@@ -1067,7 +1068,7 @@ function callWriteSite(
   unguarded: (node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, write: WriteSummary) => boolean,
   own: { inserted: ReadonlySet<string>; sourceCode: SourceCode; calls?: readonly TSESTree.CallExpression[] },
 ): CallWriteSite | undefined {
-  const callee = callees.summaryOf(node);
+  const callee = callees.summaryOf(node) ?? tableEntriesSummary(node, acquire, callees, own.sourceCode, project.file);
   if (!callee) return undefined;
   // Writes reported in their own module (a token passed in and not used) are not reported twice;
   // a write of the instance's own record counts on a record a model read returned; a write the
@@ -1102,6 +1103,33 @@ function callWriteSite(
       })
     : [];
   return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow, nonTokenArgument: unfenced && nonToken(unfenced), ...(furtherUnfenced.length > 0 ? { furtherUnfenced } : {}) };
+}
+
+/**
+ * `job.run()` under a lock taken by `job.lockKey`, over a same-file table of `{ lockKey, run }`
+ * rows (`modules/table-entries.ts`): each row's function runs under its row's lock, so their
+ * writes together are the call's, as one summarised function's would be.
+ */
+function tableEntriesSummary(node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, callees: ProjectCallees, sourceCode: SourceCode, file: string): FunctionSummary | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression || acquire.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const entries = tableEntryFunctions(node, acquire.node.arguments, sourceCode.ast);
+  if (entries.length === 0) return undefined;
+  const writes: WriteSummary[] = [];
+  let partial = false;
+  for (const entry of entries) {
+    const forwarded = forwardedCall(entry);
+    const exported = forwarded ? undefined : callees.exportOfExpression(entry, 'static', 0);
+    const fn = forwarded ? callees.summaryOf(forwarded) : exported?.kind === 'function' ? exported.fn : undefined;
+    // A row whose function cannot be read may write too: what the others write is still made.
+    if (!fn) {
+      partial = true;
+      continue;
+    }
+    partial ||= fn.partial;
+    writes.push(...fn.writes);
+  }
+  if (writes.length === 0) return undefined;
+  return { name: sourceCode.getText(node.callee), at: locationOf(file, node), params: [], releases: [], writes, partial };
 }
 
 /**
