@@ -16,6 +16,7 @@ import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
+import { loopComposedCallback } from './locks/loop-composed-locks.js';
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
 import { ID_FILTER_LINK } from './models/sinks.js';
 import { chainEqualityValues } from './sinks/chain-keys.js';
@@ -854,7 +855,7 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
     }
-    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis) ?? this.curriedAcquireOf(fn, analysis);
+    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.loopComposedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis) ?? this.curriedAcquireOf(fn, analysis);
   }
 
   /**
@@ -1099,6 +1100,23 @@ class ModuleSummarizer implements ModuleBuilder {
       }
     }
     return undefined;
+  }
+
+  /** One lock per list entry, each wrapping the callback before it in a loop (`locks/loop-composed-locks.ts`): the parameter runs under them all. */
+  private loopComposedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    const found = loopComposedCallback(fn, analysis.acquires, analysis.calls, this.sourceCode);
+    if (!found) return undefined;
+    const { site, param } = found;
+    return {
+      library: site.library,
+      label: site.origin?.label ?? site.label,
+      advice: site.advice,
+      at: site.origin?.at ?? locationOf(this.file, site.node),
+      flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+      style: 'callback',
+      callbackArg: param,
+      tokenProperties: [],
+    };
   }
 
   /**
