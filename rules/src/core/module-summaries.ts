@@ -380,7 +380,16 @@ class ModuleSummarizer implements ModuleBuilder {
       if (target.kind === 'node') return this.summarizeNode(target.node, name, depth + 1);
       return target.kind === 'reexport' ? { kind: 'reexport', file: target.file, name: target.name } : this.valueOf(n);
     }
-    if (isFunctionNode(n)) return { kind: 'function', fn: this.summarizeFunction(n, name) };
+    if (isFunctionNode(n)) {
+      const fn = this.summarizeFunction(n, name);
+      const instance = this.instanceReturnedBy(n, depth);
+      return { kind: 'function', fn: instance ? { ...fn, returnsInstance: instance } : fn };
+    }
+    // A memoising wrapper around a factory (`once(() => new Store())`, `memoize(...)`): calling it hands out the instance.
+    if (n.type === AST_NODE_TYPES.CallExpression && n.arguments.length === 1 && isFunctionNode(n.arguments[0])) {
+      const instance = this.instanceReturnedBy(n.arguments[0], depth);
+      if (instance) return { kind: 'function', fn: { name, at: locationOf(this.file, n), params: [], releases: [], writes: [], partial: false, returnsInstance: instance } };
+    }
     if (n.type === AST_NODE_TYPES.ClassDeclaration || n.type === AST_NODE_TYPES.ClassExpression) return this.summarizeClass(n, name);
     if (n.type === AST_NODE_TYPES.TSTypeAliasDeclaration || n.type === AST_NODE_TYPES.TSInterfaceDeclaration) return this.summarizeObjectType(n, depth);
     if (n.type === AST_NODE_TYPES.NewExpression) {
@@ -409,6 +418,16 @@ class ModuleSummarizer implements ModuleBuilder {
       return { kind: 'object', members, values };
     }
     return this.valueOf(n);
+  }
+
+  /** The instance of a project class a function returns on its every path (`return new Store(...)`), as that instance. */
+  private instanceReturnedBy(fn: FunctionNode, depth: number): ExportSummary | undefined {
+    const returns = this.returnsOf(fn);
+    if (returns.length === 0 || !returns.every((r) => unwrap(r).type === AST_NODE_TYPES.NewExpression)) return undefined;
+    const made = new Set(returns.map((r) => this.sourceCode.getText((unwrap(r) as TSESTree.NewExpression).callee)));
+    if (made.size !== 1) return undefined;
+    const instance = this.summarizeNode(returns[0], `${this.functionName(fn)}()`, depth + 1);
+    return instance.kind === 'object' && instance.members.size > 0 ? instance : undefined;
   }
 
   /**

@@ -214,6 +214,11 @@ export class ProjectCallees {
       const handed = this.returnedInstance(object.callee.name);
       if (handed) return this.view.instanceOfBinding(handed);
     }
+    // `getStore().save(...)`, `store().save(...)`: the instance an imported factory hands out.
+    if (object.type === AST_NODE_TYPES.CallExpression) {
+      const factory = this.exportOfExpression(object.callee, 'static', depth + 1);
+      if (factory?.kind === 'function' && factory.fn.returnsInstance) return factory.fn.returnsInstance;
+    }
     const key = receiverKey(object);
     const instance = key ? this.instanceOf(key) : undefined;
     return instance ? this.view.instanceOfBinding(instance) : this.exportOfExpression(object, how, depth + 1);

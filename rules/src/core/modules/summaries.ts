@@ -172,6 +172,11 @@ export interface FunctionSummary {
   /** The function returns a client or lock authority (`getRedisCache()` handing out a module's ioredis client). */
   returnsReceiver?: ReceiverKind;
   /**
+   * The function hands out an instance of a project class (`getStore()` returning `new Store()`, a
+   * memoised `once(() => new Store())`): its methods are what `getStore().save(...)` calls.
+   */
+  returnsInstance?: ExportSummary;
+  /**
    * The function checks an abort signal it is handed (`if (signal.aborted) throw signal.error`,
    * also over a list of signals): the parameter `arg` is the signal or the list, and `throws` says
    * whether it throws when the lease is lost or only returns whether it was. Called with a section's
