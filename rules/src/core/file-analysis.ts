@@ -912,7 +912,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
   if (!call) return undefined;
   const verdicts = call.source.analysis.statements
     .filter(isProtectedWrite)
-    .map((s) => judgeWrite(s, call, judge))
+    .map((s) => judgeWrite(s, call, judge, sourceCode))
     .filter((v) => v.tokenCompared || (!onlyRelativeAssignments(v.statement) && !agedSqlPurge(v.statement, call, sourceCode)));
   if (verdicts.length === 0) return undefined;
   const statements = verdicts.map((v) => v.statement);
