@@ -361,7 +361,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
 
   // The project's modules are consulted only for files that passed the gate.
   const project = viewOf();
-  const callees = project ? new ProjectCallees(project, imports) : undefined;
+  const callees = project ? new ProjectCallees(project, imports, sourceCode) : undefined;
   if (callees) {
     receivers.importedKind = (binding) => {
       // Project code by its declaration (a class, or a registry of classes such as `models.Order`)

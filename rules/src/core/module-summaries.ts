@@ -17,6 +17,7 @@ import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
 import { loopComposedCallback } from './locks/loop-composed-locks.js';
+import { builderChain, contextModelOf, contextTypeOf, returnTypeOfFunction } from './modules/request-contexts.js';
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
 import { ID_FILTER_LINK } from './models/sinks.js';
 import { chainEqualityValues } from './sinks/chain-keys.js';
@@ -390,6 +391,17 @@ class ModuleSummarizer implements ModuleBuilder {
       const instance = this.instanceReturnedBy(n.arguments[0], depth);
       if (instance) return { kind: 'function', fn: { name, at: locationOf(this.file, n), params: [], releases: [], writes: [], partial: false, returnsInstance: instance } };
     }
+    // A request-context framework's builder (`trpc.procedure.use(...)`): the context its handlers get.
+    if (n.type === AST_NODE_TYPES.CallExpression || n.type === AST_NODE_TYPES.MemberExpression) {
+      const requestContext = this.requestContextOf(n, depth);
+      if (requestContext) return { kind: 'value', requestContext };
+    }
+    // A call of a factory that hands out an instance (`store()` with `store = once(() => new Store())`): that instance.
+    if (n.type === AST_NODE_TYPES.CallExpression && unwrap(n.callee).type === AST_NODE_TYPES.Identifier) {
+      let factory = this.summarizeNode(n.callee, name, depth + 1);
+      if (factory.kind === 'reexport') factory = this.view.exportOf(factory.file, factory.name) ?? { kind: 'value' };
+      if (factory.kind === 'function' && factory.fn.returnsInstance) return factory.fn.returnsInstance;
+    }
     if (n.type === AST_NODE_TYPES.ClassDeclaration || n.type === AST_NODE_TYPES.ClassExpression) return this.summarizeClass(n, name);
     if (n.type === AST_NODE_TYPES.TSTypeAliasDeclaration || n.type === AST_NODE_TYPES.TSInterfaceDeclaration) return this.summarizeObjectType(n, depth);
     if (n.type === AST_NODE_TYPES.NewExpression) {
@@ -420,6 +432,47 @@ class ModuleSummarizer implements ModuleBuilder {
     return this.valueOf(n);
   }
 
+  /**
+   * The context a builder chain hands its handlers (`modules/request-contexts.ts`): made here by the
+   * framework's context call, whose type argument names the context, or kept from the chain's root.
+   */
+  private requestContextOf(node: Node, depth: number): ExportSummary | undefined {
+    const chain = builderChain(node);
+    if (!chain || depth > MAX_HOPS) return undefined;
+    if (chain.contextCall) {
+      const decl = this.locals.get(chain.root.name);
+      if (decl?.type !== AST_NODE_TYPES.ImportSpecifier) return undefined;
+      const imported = decl.imported.type === AST_NODE_TYPES.Identifier ? decl.imported.name : String(decl.imported.value);
+      if (!contextModelOf(chain.contextCall, imported, (decl.parent as TSESTree.ImportDeclaration).source.value)) return undefined;
+      return this.contextOfType(contextTypeOf(chain.contextCall), depth + 1);
+    }
+    let root = this.summarizeNode(chain.root, chain.root.name, depth + 1);
+    if (root.kind === 'reexport') root = this.view.exportOf(root.file, root.name) ?? { kind: 'value' };
+    return root.kind === 'value' ? root.requestContext : undefined;
+  }
+
+  /** The object a context type names: `Awaited<ReturnType<typeof createContext>>` inline, or a type alias of it, here or imported. */
+  private contextOfType(type: TSESTree.TypeNode | undefined, depth: number): ExportSummary | undefined {
+    if (!type || depth > MAX_HOPS) return undefined;
+    const factory = returnTypeOfFunction(type);
+    if (factory) return this.objectReturnedBy(factory, depth + 1);
+    if (type.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const target = this.localTarget(type.typeName.name);
+    const found = target.kind === 'reexport' ? this.view.exportOf(target.file, target.name) : target.kind === 'node' ? this.summarizeNode(target.node, type.typeName.name, depth + 1) : undefined;
+    return found?.kind === 'object' ? found : undefined;
+  }
+
+  /** The object literal a same-module function returns (`createContext` returning `{ db, usingLocks }`), as an object. */
+  private objectReturnedBy(name: string, depth: number): ExportSummary | undefined {
+    const target = this.localTarget(name);
+    const fn = target.kind === 'node' ? unwrap(target.node) : undefined;
+    if (!fn || !isFunctionNode(fn)) return undefined;
+    const returns = this.returnsOf(fn).map((r) => unwrap(r));
+    if (returns.length !== 1 || returns[0].type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    const summary = this.summarizeNode(returns[0], `${name}()`, depth + 1);
+    return summary.kind === 'object' ? summary : undefined;
+  }
+
   /** The instance of a project class a function returns on its every path (`return new Store(...)`), as that instance. */
   private instanceReturnedBy(fn: FunctionNode, depth: number): ExportSummary | undefined {
     const returns = this.returnsOf(fn);
@@ -436,6 +489,10 @@ class ModuleSummarizer implements ModuleBuilder {
    * is an instance of it, so `this.$.locker.lock(...)` reaches the class's method.
    */
   private summarizeObjectType(node: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration, depth: number): ExportSummary {
+    // `export type Context = Awaited<ReturnType<typeof createContext>>`: the object that function returns.
+    const factory = node.type === AST_NODE_TYPES.TSTypeAliasDeclaration ? returnTypeOfFunction(node.typeAnnotation) : undefined;
+    const returned = factory ? this.objectReturnedBy(factory, depth + 1) : undefined;
+    if (returned) return returned;
     // `export type RedisClient = RedisClientType<...>`: a name for a client's type, as a typed value of it.
     if (node.type === AST_NODE_TYPES.TSTypeAliasDeclaration && node.typeAnnotation.type !== AST_NODE_TYPES.TSTypeLiteral) {
       const receiver = this.getAnalysis()?.receivers.kindOfType(node.typeAnnotation);

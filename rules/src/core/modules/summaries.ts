@@ -253,7 +253,16 @@ export type ExportSummary =
   /** An export that is another module's export (`export { x } from './y'`, or an imported name exported again). */
   | { kind: 'reexport'; file: string; name: string }
   /** Anything else: known to exist; `receiver` when it is a client or lock authority (`export const redis = new Redis()`). */
-  | { kind: 'value'; receiver?: ReceiverKind };
+  | {
+      kind: 'value';
+      receiver?: ReceiverKind;
+      /**
+       * A request-context framework's builder (`models/request-contexts.ts`: a tRPC instance, a
+       * procedure built from it): the object the project's context factory returns, as the
+       * `ctx` its handlers are given.
+       */
+      requestContext?: ExportSummary;
+    };
 
 export interface ModuleSummary {
   file: string;
