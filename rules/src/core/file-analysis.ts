@@ -28,6 +28,7 @@ import { projectGraph } from './modules/module-graph.js';
 import type { ProjectView } from './modules/module-graph.js';
 import { ProjectCallees } from './modules/project-callees.js';
 import { forwardedCall, tableEntryFunctions } from './modules/table-entries.js';
+import { isCacheFillRead } from './sinks/cache-fills.js';
 import { ownerOf, UnlockedReach } from './modules/unlocked-reach.js';
 import { BUILT_FROM, paramSources } from './modules/param-sources.js';
 import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
@@ -1085,6 +1086,8 @@ function callWriteSite(
   const built = (w: WriteSummary) => w.recordArg !== undefined && isBuiltRecord(node.arguments[w.recordArg]);
   const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !claimedRow(w) && !flag(w) && !built(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
   if (writes.length === 0) return undefined;
+  // A read whose only writes fill a cache with what it read (`store.hget(...)` keeping a miss in Redis) reads.
+  if (isCacheFillRead(callee, writes)) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);
   const fencedHere = (w: WriteSummary) => (w.fenced ? nonToken(w) === undefined : w.conditionArgs.some((index) => passesToken(node.arguments[index], tracer)));

@@ -1474,7 +1474,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const table = reading.sink === 'sql' ? reading.verdicts[0]?.statement.table : undefined;
         const connectionArg = table !== undefined ? this.directParam(connectionOf(reading.node), fn) : undefined;
         const target = table !== undefined && connectionArg !== undefined ? { table, connectionArg } : {};
-        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}), ...target });
+        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}), ...target, ...(reading.sink === 'api' && reading.write.api === 'redis' ? { keyValue: true } : {}) });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;

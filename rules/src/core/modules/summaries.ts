@@ -99,6 +99,8 @@ export interface ReleaseSummary {
 export interface WriteSummary {
   /** 'sql', 'knex', 'object', 'api' (the sink family of the write inside). */
   sink: string;
+  /** A Redis command: a key-value store, the place a read-through cache keeps what it read. */
+  keyValue?: boolean;
   /** How messages name the write, as Markdown: `` `UPDATE accounts` ``, `` `prisma.account.update` ``. */
   label: string;
   at: SourceLocation;
