@@ -47,9 +47,15 @@ function keyName(property: TSESTree.Property): string | undefined {
   return property.key.type === AST_NODE_TYPES.Literal && typeof property.key.value === 'string' ? property.key.value : undefined;
 }
 
+/** Per program: the tables are read once however many calls ask. */
+const tablesOf = new WeakMap<TSESTree.Program, TSESTree.ObjectExpression[][]>();
+
 /** The array literals of object literals the module binds to a name at its top level (`const JOBS: Job[] = [...]`). */
 function moduleTables(program: TSESTree.Program): TSESTree.ObjectExpression[][] {
+  const known = tablesOf.get(program);
+  if (known) return known;
   const tables: TSESTree.ObjectExpression[][] = [];
+  tablesOf.set(program, tables);
   for (const statement of program.body) {
     const declaration = statement.type === AST_NODE_TYPES.ExportNamedDeclaration ? statement.declaration : statement;
     if (declaration?.type !== AST_NODE_TYPES.VariableDeclaration) continue;
