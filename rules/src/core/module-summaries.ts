@@ -446,9 +446,15 @@ class ModuleSummarizer implements ModuleBuilder {
       if (!contextModelOf(chain.contextCall, imported, (decl.parent as TSESTree.ImportDeclaration).source.value)) return undefined;
       return this.contextOfType(contextTypeOf(chain.contextCall), depth + 1);
     }
-    let root = this.summarizeNode(chain.root, chain.root.name, depth + 1);
-    if (root.kind === 'reexport') root = this.view.exportOf(root.file, root.name) ?? { kind: 'value' };
-    return root.kind === 'value' ? root.requestContext : undefined;
+    // The root: another module's export, or a builder chain of this module (`const t = initTRPC...`);
+    // read from the tree, so a root that is no builder costs no summary of its own.
+    const target = this.localTarget(chain.root.name);
+    if (target.kind === 'reexport') {
+      const root = this.view.exportOf(target.file, target.name);
+      return root?.kind === 'value' ? root.requestContext : undefined;
+    }
+    const init = target.kind === 'node' ? unwrap(target.node) : undefined;
+    return init && (init.type === AST_NODE_TYPES.CallExpression || init.type === AST_NODE_TYPES.MemberExpression) ? this.requestContextOf(init, depth + 1) : undefined;
   }
 
   /** The object a context type names: `Awaited<ReturnType<typeof createContext>>` inline, or a type alias of it, here or imported. */

@@ -85,6 +85,33 @@ export const retitleBook = base.mutation(async ({ ctx, input }: { ctx: any; inpu
     for (const m of messages) expect(m.message).toMatch(/UPDATE books.*locking\.ts/);
   });
 
+  it('follows a builder made in the same module as the context call, with the type inline', async () => {
+    current = project({
+      ...files,
+      'src/context.ts': `import { usingLocks } from './locking';
+import { books } from './books';
+import { initTRPC } from '@trpc/server';
+
+export async function makeContext() {
+  return { usingLocks, books: books() };
+}
+
+const t = initTRPC.context<Awaited<ReturnType<typeof makeContext>>>().create();
+export const open = t.procedure;
+`,
+      'src/routes/shelve.ts': `import { open } from '../context';
+
+export const shelve = open.mutation(async ({ ctx, input }: { ctx: any; input: { id: string } }) => {
+  await ctx.usingLocks(['book:' + input.id], async () => {
+    await ctx.books.rename(input.id, 'shelved');
+  });
+});
+`,
+    });
+    const results = await current.lint('src/routes/shelve.ts');
+    expect(findings(results.get('src/routes/shelve.ts'))).toEqual(['5 fencelint/require-fence-condition']);
+  });
+
   it('resolves nothing for a handler of a builder no context call made', async () => {
     current = project({
       ...files,
