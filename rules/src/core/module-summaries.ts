@@ -396,12 +396,6 @@ class ModuleSummarizer implements ModuleBuilder {
       const requestContext = this.requestContextOf(n, depth);
       if (requestContext) return { kind: 'value', requestContext };
     }
-    // A call of a factory that hands out an instance (`store()` with `store = once(() => new Store())`): that instance.
-    if (n.type === AST_NODE_TYPES.CallExpression && unwrap(n.callee).type === AST_NODE_TYPES.Identifier) {
-      let factory = this.summarizeNode(n.callee, name, depth + 1);
-      if (factory.kind === 'reexport') factory = this.view.exportOf(factory.file, factory.name) ?? { kind: 'value' };
-      if (factory.kind === 'function' && factory.fn.returnsInstance) return factory.fn.returnsInstance;
-    }
     if (n.type === AST_NODE_TYPES.ClassDeclaration || n.type === AST_NODE_TYPES.ClassExpression) return this.summarizeClass(n, name);
     if (n.type === AST_NODE_TYPES.TSTypeAliasDeclaration || n.type === AST_NODE_TYPES.TSInterfaceDeclaration) return this.summarizeObjectType(n, depth);
     if (n.type === AST_NODE_TYPES.NewExpression) {
@@ -438,7 +432,8 @@ class ModuleSummarizer implements ModuleBuilder {
    */
   private requestContextOf(node: Node, depth: number): ExportSummary | undefined {
     const chain = builderChain(node);
-    if (!chain || depth > MAX_HOPS) return undefined;
+    // Only a chain that builds (`.procedure`, `.use(...)`) or makes the context: other exports cost nothing here.
+    if (!chain || depth > MAX_HOPS || !(chain.contextCall || chain.builder)) return undefined;
     if (chain.contextCall) {
       const decl = this.locals.get(chain.root.name);
       if (decl?.type !== AST_NODE_TYPES.ImportSpecifier) return undefined;
@@ -476,7 +471,17 @@ class ModuleSummarizer implements ModuleBuilder {
     const returns = this.returnsOf(fn).map((r) => unwrap(r));
     if (returns.length !== 1 || returns[0].type !== AST_NODE_TYPES.ObjectExpression) return undefined;
     const summary = this.summarizeNode(returns[0], `${name}()`, depth + 1);
-    return summary.kind === 'object' ? summary : undefined;
+    if (summary.kind !== 'object') return undefined;
+    // A member made by a factory call (`store: getStore()` with `getStore = once(() => new Store())`): that instance.
+    for (const p of returns[0].properties) {
+      const key = p.type === AST_NODE_TYPES.Property ? propertyKeyName(p) : undefined;
+      const value = p.type === AST_NODE_TYPES.Property ? unwrap(p.value) : undefined;
+      if (!key || value?.type !== AST_NODE_TYPES.CallExpression || unwrap(value.callee).type !== AST_NODE_TYPES.Identifier) continue;
+      let factory = this.summarizeNode(value.callee, key, depth + 1);
+      if (factory.kind === 'reexport') factory = this.view.exportOf(factory.file, factory.name) ?? { kind: 'value' };
+      if (factory.kind === 'function' && factory.fn.returnsInstance) (summary.values ??= new Map()).set(key, factory.fn.returnsInstance);
+    }
+    return summary;
   }
 
   /** The instance of a project class a function returns on its every path (`return new Store(...)`), as that instance. */

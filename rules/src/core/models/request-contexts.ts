@@ -13,6 +13,8 @@ export interface RequestContextModel {
   contextCall: { export: string; method: string };
   /** Builder methods whose argument is a handler (`procedure.mutation(handler)`). */
   handlerMethods: readonly string[];
+  /** Steps of a builder chain that keep the context (`t.procedure`, `.use(auth)`, `.input(schema)`): a chain with none is no builder. */
+  builderSteps: readonly string[];
   /** The property of the handler's first parameter that is the context (`({ ctx, input }) => ...`). */
   contextProperty: string;
 }
@@ -25,6 +27,7 @@ export const REQUEST_CONTEXT_MODELS: readonly RequestContextModel[] = [
     packages: ['@trpc/server'],
     contextCall: { export: 'initTRPC', method: 'context' },
     handlerMethods: ['query', 'mutation', 'subscription'],
+    builderSteps: ['procedure', 'use', 'input', 'output', 'meta', 'concat'],
     contextProperty: 'ctx',
   },
 ];

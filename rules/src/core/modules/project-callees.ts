@@ -221,8 +221,9 @@ export class ProjectCallees {
       if (handed) return this.view.instanceOfBinding(handed);
     }
     // `getStore().save(...)`, `store().save(...)`: the instance an imported factory hands out.
-    if (object.type === AST_NODE_TYPES.CallExpression) {
-      const factory = this.exportOfExpression(object.callee, 'static', depth + 1);
+    const factoryBinding = object.type === AST_NODE_TYPES.CallExpression && object.callee.type === AST_NODE_TYPES.Identifier ? this.imports.get(object.callee.name) : undefined;
+    if (factoryBinding) {
+      const factory = this.view.exportOfBinding(factoryBinding);
       if (factory?.kind === 'function' && factory.fn.returnsInstance) return factory.fn.returnsInstance;
     }
     const key = receiverKey(object);

@@ -15,17 +15,24 @@ import { REQUEST_CONTEXT_MODELS, RETURN_TYPE_HELPERS, type RequestContextModel }
 const MAX_LINKS = 12;
 
 /** The root name of a builder chain (`trpc` of `trpc.procedure.use(a).input(b)`), and the framework's context call on the way, if any. */
-export function builderChain(node: Node): { root: TSESTree.Identifier; contextCall?: TSESTree.CallExpression } | undefined {
+export function builderChain(node: Node): { root: TSESTree.Identifier; contextCall?: TSESTree.CallExpression; builder: boolean } | undefined {
   let current = unwrap(node);
   let contextCall: TSESTree.CallExpression | undefined;
+  let builder = false;
+  const step = (member: TSESTree.MemberExpression) => {
+    const name = memberName(member);
+    if (name && REQUEST_CONTEXT_MODELS.some((m) => m.builderSteps.includes(name))) builder = true;
+  };
   for (let i = 0; i < MAX_LINKS; i++) {
-    if (current.type === AST_NODE_TYPES.Identifier) return { root: current, contextCall };
+    if (current.type === AST_NODE_TYPES.Identifier) return { root: current, contextCall, builder };
     if (current.type === AST_NODE_TYPES.CallExpression) {
       const callee = unwrap(current.callee);
       if (callee.type !== AST_NODE_TYPES.MemberExpression) return undefined;
       if (REQUEST_CONTEXT_MODELS.some((m) => m.contextCall.method === memberName(callee)) && unwrap(callee.object).type === AST_NODE_TYPES.Identifier) contextCall = current;
+      step(callee);
       current = unwrap(callee.object);
     } else if (current.type === AST_NODE_TYPES.MemberExpression && !current.computed) {
+      step(current);
       current = unwrap(current.object);
     } else return undefined;
   }
@@ -87,6 +94,8 @@ function builderOfHandler(fn: FunctionNode, sourceCode: SourceCode): { builder: 
  * to `procedure.mutation(f)`).
  */
 export function handlerContextBuilder(id: TSESTree.Identifier, sourceCode: SourceCode): Node | undefined {
+  // Cheap first: the context is read under the framework's own name for it (`{ ctx }`, not renamed).
+  if (!REQUEST_CONTEXT_MODELS.some((m) => m.contextProperty === id.name)) return undefined;
   const variable = ASTUtils.findVariable(sourceCode.getScope(id), id.name);
   const def = variable?.defs[0];
   if (def?.type !== 'Parameter' || !isFunctionNode(def.node)) return undefined;
