@@ -29,6 +29,8 @@ import { recordImport, resolveImported, type ImportBinding, type ImportTable } f
 import { projectGraph } from './modules/module-graph.js';
 import type { ProjectView } from './modules/module-graph.js';
 import { ProjectCallees } from './modules/project-callees.js';
+import { forwardedCall, tableEntryFunctions } from './modules/table-entries.js';
+import { isCacheFillRead } from './sinks/cache-fills.js';
 import { ownerOf, UnlockedReach } from './modules/unlocked-reach.js';
 import { BUILT_FROM, paramSources } from './modules/param-sources.js';
 import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
@@ -370,7 +372,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
 
   // The project's modules are consulted only for files that passed the gate.
   const project = viewOf();
-  const callees = project ? new ProjectCallees(project, imports) : undefined;
+  const callees = project ? new ProjectCallees(project, imports, sourceCode) : undefined;
   if (callees) {
     receivers.importedKind = (binding) => {
       // Project code by its declaration (a class, or a registry of classes such as `models.Order`)
@@ -939,7 +941,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
   if (!call) return undefined;
   const verdicts = call.source.analysis.statements
     .filter(isProtectedWrite)
-    .map((s) => judgeWrite(s, call, judge))
+    .map((s) => judgeWrite(s, call, judge, sourceCode))
     .filter((v) => v.tokenCompared || (!onlyRelativeAssignments(v.statement) && !agedSqlPurge(v.statement, call, sourceCode)));
   if (verdicts.length === 0) return undefined;
   const statements = verdicts.map((v) => v.statement);
@@ -1095,7 +1097,7 @@ function callWriteSite(
   unguarded: (node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, write: WriteSummary) => boolean,
   own: { inserted: ReadonlySet<string>; sourceCode: SourceCode; calls?: readonly TSESTree.CallExpression[] },
 ): CallWriteSite | undefined {
-  const callee = callees.summaryOf(node);
+  const callee = callees.summaryOf(node) ?? tableEntriesSummary(node, acquire, callees, own.sourceCode, project.file);
   if (!callee) return undefined;
   // Writes reported in their own module (a token passed in and not used) are not reported twice;
   // a write of the instance's own record counts on a record a model read returned; a write the
@@ -1112,6 +1114,8 @@ function callWriteSite(
   const built = (w: WriteSummary) => w.recordArg !== undefined && isBuiltRecord(node.arguments[w.recordArg]);
   const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !claimedRow(w) && !flag(w) && !built(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
   if (writes.length === 0) return undefined;
+  // A read whose only writes fill a cache with what it read (`store.hget(...)` keeping a miss in Redis) reads.
+  if (isCacheFillRead(callee, writes)) return undefined;
   // A fenced write is fenced here unless this call passes a clock, random or constant value as its token.
   const nonToken = (w: WriteSummary) => (w.fenced ? w.conditionArgs.map((index) => node.arguments[index]).find((arg) => arg && arg.type !== AST_NODE_TYPES.SpreadElement && tracer.isNonToken(arg)) : undefined);
   const fencedHere = (w: WriteSummary) => (w.fenced ? nonToken(w) === undefined : w.conditionArgs.some((index) => passesToken(node.arguments[index], tracer)));
@@ -1130,6 +1134,33 @@ function callWriteSite(
       })
     : [];
   return { sink: 'call', node, acquire, callee, write, fenced: unfenced === undefined, flow, nonTokenArgument: unfenced && nonToken(unfenced), ...(furtherUnfenced.length > 0 ? { furtherUnfenced } : {}) };
+}
+
+/**
+ * `job.run()` under a lock taken by `job.lockKey`, over a same-file table of `{ lockKey, run }`
+ * rows (`modules/table-entries.ts`): each row's function runs under its row's lock, so their
+ * writes together are the call's, as one summarised function's would be.
+ */
+function tableEntriesSummary(node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, callees: ProjectCallees, sourceCode: SourceCode, file: string): FunctionSummary | undefined {
+  if (node.type !== AST_NODE_TYPES.CallExpression || acquire.node.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const entries = tableEntryFunctions(node, acquire.node.arguments, sourceCode.ast);
+  if (entries.length === 0) return undefined;
+  const writes: WriteSummary[] = [];
+  let partial = false;
+  for (const entry of entries) {
+    const forwarded = forwardedCall(entry);
+    const exported = forwarded ? undefined : callees.exportOfExpression(entry, 'static', 0);
+    const fn = forwarded ? callees.summaryOf(forwarded) : exported?.kind === 'function' ? exported.fn : undefined;
+    // A row whose function cannot be read may write too: what the others write is still made.
+    if (!fn) {
+      partial = true;
+      continue;
+    }
+    partial ||= fn.partial;
+    writes.push(...fn.writes);
+  }
+  if (writes.length === 0) return undefined;
+  return { name: sourceCode.getText(node.callee), at: locationOf(file, node), params: [], releases: [], writes, partial };
 }
 
 /**

@@ -16,6 +16,8 @@ import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
 import { readSetNx } from './locks/redis-locks.js';
+import { loopComposedCallback } from './locks/loop-composed-locks.js';
+import { builderChain, contextModelOf, contextTypeOf, returnTypeOfFunction } from './modules/request-contexts.js';
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { writesClaimedRows } from './locks/row-claims.js';
@@ -379,7 +381,21 @@ class ModuleSummarizer implements ModuleBuilder {
       if (target.kind === 'node') return this.summarizeNode(target.node, name, depth + 1);
       return target.kind === 'reexport' ? { kind: 'reexport', file: target.file, name: target.name } : this.valueOf(n);
     }
-    if (isFunctionNode(n)) return { kind: 'function', fn: this.summarizeFunction(n, name) };
+    if (isFunctionNode(n)) {
+      const fn = this.summarizeFunction(n, name);
+      const instance = this.instanceReturnedBy(n, depth);
+      return { kind: 'function', fn: instance ? { ...fn, returnsInstance: instance } : fn };
+    }
+    // A memoising wrapper around a factory (`once(() => new Store())`, `memoize(...)`): calling it hands out the instance.
+    if (n.type === AST_NODE_TYPES.CallExpression && n.arguments.length === 1 && isFunctionNode(n.arguments[0])) {
+      const instance = this.instanceReturnedBy(n.arguments[0], depth);
+      if (instance) return { kind: 'function', fn: { name, at: locationOf(this.file, n), params: [], releases: [], writes: [], partial: false, returnsInstance: instance } };
+    }
+    // A request-context framework's builder (`trpc.procedure.use(...)`): the context its handlers get.
+    if (n.type === AST_NODE_TYPES.CallExpression || n.type === AST_NODE_TYPES.MemberExpression) {
+      const requestContext = this.requestContextOf(n, depth);
+      if (requestContext) return { kind: 'value', requestContext };
+    }
     if (n.type === AST_NODE_TYPES.ClassDeclaration || n.type === AST_NODE_TYPES.ClassExpression) return this.summarizeClass(n, name);
     if (n.type === AST_NODE_TYPES.TSTypeAliasDeclaration || n.type === AST_NODE_TYPES.TSInterfaceDeclaration) return this.summarizeObjectType(n, depth);
     if (n.type === AST_NODE_TYPES.NewExpression) {
@@ -411,11 +427,83 @@ class ModuleSummarizer implements ModuleBuilder {
   }
 
   /**
+   * The context a builder chain hands its handlers (`modules/request-contexts.ts`): made here by the
+   * framework's context call, whose type argument names the context, or kept from the chain's root.
+   */
+  private requestContextOf(node: Node, depth: number): ExportSummary | undefined {
+    const chain = builderChain(node);
+    // Only a chain that builds (`.procedure`, `.use(...)`) or makes the context: other exports cost nothing here.
+    if (!chain || depth > MAX_HOPS || !(chain.contextCall || chain.builder)) return undefined;
+    if (chain.contextCall) {
+      const decl = this.locals.get(chain.root.name);
+      if (decl?.type !== AST_NODE_TYPES.ImportSpecifier) return undefined;
+      const imported = decl.imported.type === AST_NODE_TYPES.Identifier ? decl.imported.name : String(decl.imported.value);
+      if (!contextModelOf(chain.contextCall, imported, (decl.parent as TSESTree.ImportDeclaration).source.value)) return undefined;
+      return this.contextOfType(contextTypeOf(chain.contextCall), depth + 1);
+    }
+    // The root: another module's export, or a builder chain of this module (`const t = initTRPC...`);
+    // read from the tree, so a root that is no builder costs no summary of its own.
+    const target = this.localTarget(chain.root.name);
+    if (target.kind === 'reexport') {
+      const root = this.view.exportOf(target.file, target.name);
+      return root?.kind === 'value' ? root.requestContext : undefined;
+    }
+    const init = target.kind === 'node' ? unwrap(target.node) : undefined;
+    return init && (init.type === AST_NODE_TYPES.CallExpression || init.type === AST_NODE_TYPES.MemberExpression) ? this.requestContextOf(init, depth + 1) : undefined;
+  }
+
+  /** The object a context type names: `Awaited<ReturnType<typeof createContext>>` inline, or a type alias of it, here or imported. */
+  private contextOfType(type: TSESTree.TypeNode | undefined, depth: number): ExportSummary | undefined {
+    if (!type || depth > MAX_HOPS) return undefined;
+    const factory = returnTypeOfFunction(type);
+    if (factory) return this.objectReturnedBy(factory, depth + 1);
+    if (type.type !== AST_NODE_TYPES.TSTypeReference || type.typeName.type !== AST_NODE_TYPES.Identifier) return undefined;
+    const target = this.localTarget(type.typeName.name);
+    const found = target.kind === 'reexport' ? this.view.exportOf(target.file, target.name) : target.kind === 'node' ? this.summarizeNode(target.node, type.typeName.name, depth + 1) : undefined;
+    return found?.kind === 'object' ? found : undefined;
+  }
+
+  /** The object literal a same-module function returns (`createContext` returning `{ db, usingLocks }`), as an object. */
+  private objectReturnedBy(name: string, depth: number): ExportSummary | undefined {
+    const target = this.localTarget(name);
+    const fn = target.kind === 'node' ? unwrap(target.node) : undefined;
+    if (!fn || !isFunctionNode(fn)) return undefined;
+    const returns = this.returnsOf(fn).map((r) => unwrap(r));
+    if (returns.length !== 1 || returns[0].type !== AST_NODE_TYPES.ObjectExpression) return undefined;
+    const summary = this.summarizeNode(returns[0], `${name}()`, depth + 1);
+    if (summary.kind !== 'object') return undefined;
+    // A member made by a factory call (`store: getStore()` with `getStore = once(() => new Store())`): that instance.
+    for (const p of returns[0].properties) {
+      const key = p.type === AST_NODE_TYPES.Property ? propertyKeyName(p) : undefined;
+      const value = p.type === AST_NODE_TYPES.Property ? unwrap(p.value) : undefined;
+      if (!key || value?.type !== AST_NODE_TYPES.CallExpression || unwrap(value.callee).type !== AST_NODE_TYPES.Identifier) continue;
+      let factory = this.summarizeNode(value.callee, key, depth + 1);
+      if (factory.kind === 'reexport') factory = this.view.exportOf(factory.file, factory.name) ?? { kind: 'value' };
+      if (factory.kind === 'function' && factory.fn.returnsInstance) (summary.values ??= new Map()).set(key, factory.fn.returnsInstance);
+    }
+    return summary;
+  }
+
+  /** The instance of a project class a function returns on its every path (`return new Store(...)`), as that instance. */
+  private instanceReturnedBy(fn: FunctionNode, depth: number): ExportSummary | undefined {
+    const returns = this.returnsOf(fn);
+    if (returns.length === 0 || !returns.every((r) => unwrap(r).type === AST_NODE_TYPES.NewExpression)) return undefined;
+    const made = new Set(returns.map((r) => this.sourceCode.getText((unwrap(r) as TSESTree.NewExpression).callee)));
+    if (made.size !== 1) return undefined;
+    const instance = this.summarizeNode(returns[0], `${this.functionName(fn)}()`, depth + 1);
+    return instance.kind === 'object' && instance.members.size > 0 ? instance : undefined;
+  }
+
+  /**
    * A type that bundles services (`type Resources = { locker: JobLocker; store: JobStore }`,
    * handed to classes as one dependency object): each property typed as a class of the project
    * is an instance of it, so `this.$.locker.lock(...)` reaches the class's method.
    */
   private summarizeObjectType(node: TSESTree.TSTypeAliasDeclaration | TSESTree.TSInterfaceDeclaration, depth: number): ExportSummary {
+    // `export type Context = Awaited<ReturnType<typeof createContext>>`: the object that function returns.
+    const factory = node.type === AST_NODE_TYPES.TSTypeAliasDeclaration ? returnTypeOfFunction(node.typeAnnotation) : undefined;
+    const returned = factory ? this.objectReturnedBy(factory, depth + 1) : undefined;
+    if (returned) return returned;
     // `export type RedisClient = RedisClientType<...>`: a name for a client's type, as a typed value of it.
     if (node.type === AST_NODE_TYPES.TSTypeAliasDeclaration && node.typeAnnotation.type !== AST_NODE_TYPES.TSTypeLiteral) {
       const receiver = this.getAnalysis()?.receivers.kindOfType(node.typeAnnotation);
@@ -854,7 +942,7 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
     }
-    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis) ?? this.curriedAcquireOf(fn, analysis);
+    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.loopComposedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis) ?? this.curriedAcquireOf(fn, analysis);
   }
 
   /**
@@ -1099,6 +1187,23 @@ class ModuleSummarizer implements ModuleBuilder {
       }
     }
     return undefined;
+  }
+
+  /** One lock per list entry, each wrapping the callback before it in a loop (`locks/loop-composed-locks.ts`): the parameter runs under them all. */
+  private loopComposedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    const found = loopComposedCallback(fn, analysis.acquires, analysis.calls, this.sourceCode);
+    if (!found) return undefined;
+    const { site, param } = found;
+    return {
+      library: site.library,
+      label: site.origin?.label ?? site.label,
+      advice: site.advice,
+      at: site.origin?.at ?? locationOf(this.file, site.node),
+      flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+      style: 'callback',
+      callbackArg: param,
+      tokenProperties: [],
+    };
   }
 
   /**
@@ -1380,7 +1485,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const table = reading.sink === 'sql' ? reading.verdicts[0]?.statement.table : undefined;
         const connectionArg = table !== undefined ? this.directParam(connectionOf(reading.node), fn) : undefined;
         const target = table !== undefined && connectionArg !== undefined ? { table, connectionArg } : {};
-        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}), ...target });
+        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}), ...target, ...(reading.sink === 'api' && reading.write.api === 'redis' ? { keyValue: true } : {}) });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;

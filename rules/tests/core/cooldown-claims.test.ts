@@ -38,8 +38,29 @@ ruleTester.run('require-fence-condition (cooldown claims)', fenceRule, {
   });
 }`,
     },
+    {
+      name: 'a newer-only guard on a moment the shared clock catalog reads: a const of Date.now(), a clock package through its import',
+      code: `import dayjs from 'dayjs';
+${header}export async function dust(shelf: string) {
+  await redlock.using(['dust'], 5000, async () => {
+    const now = Date.now();
+    await pool.query('UPDATE shelves SET dusted_ms = $2 WHERE shelf = $1 AND dusted_ms < $2', [shelf, now]);
+    await pool.query('UPDATE shelves SET dusted_at = $2 WHERE shelf = $1 AND dusted_at < $2', [shelf, dayjs()]);
+  });
+}`,
+    },
   ],
   invalid: [
+    {
+      name: 'a newer-only guard on a project Date that shadows the global: not the clock as read here',
+      code: `import { Date } from './frozen-clock';
+${header}export async function dustFrozen(shelf: string) {
+  await redlock.using(['dust'], 5000, async () => {
+    await pool.query('UPDATE shelves SET dusted_at = $2 WHERE shelf = $1 AND dusted_at < $2', [shelf, new Date()]);
+  });
+}`,
+      errors: [unfenced(12)],
+    },
     {
       name: 'data stored beside the moment, another value stored than compared, a moved clock stored, a moment passed in with no window',
       code: `${header}export async function misindex(shelf: string, count: number, later: Date) {

@@ -38,6 +38,14 @@ ruleTester.run('require-fence-condition (Objection)', rule, {
   });
 }`,
     },
+    {
+      name: 'a query() on what a lower-case call returns, not awaited first: no model',
+      code: `${header}export async function recount(id: string, label: string, shelves: { current(): typeof search }) {
+  await redlock.using(['crate:' + id], 5000, async () => {
+    await shelves.current().query(id).update({ label });
+  });
+}`,
+    },
   ],
   invalid: [
     {
@@ -52,6 +60,16 @@ ruleTester.run('require-fence-condition (Objection)', rule, {
   });
 }`,
       errors: [10, 11, 12, 14].map((line) => ({ messageId: 'missingFenceNoToken', line })),
+    },
+    {
+      name: 'a model handed back at run time and awaited before its query',
+      code: `${header}const kinds: Record<string, { model(): Promise<typeof Crate> }> = {};
+export async function relabelAny(kind: string, id: string, label: string) {
+  await redlock.using([kind + ':' + id], 5000, async () => {
+    await (await kinds[kind].model()).query().findById(id).patch({ label });
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 11 }],
     },
   ],
 });

@@ -68,3 +68,9 @@ export const RECORD_IDENTITY_FIELD = /^(?:id|_id|uuid|etag|version|revision|rev|
 
 /** What the caller saw of it, by the parameter's name: `snapshotId`, `expectedVersion`, `baseRevision`. */
 export const SEEN_VERSION_NAME = /^(?:id|version|revision|etag)$|(?:Id|ID|Version|Revision|Etag|ETag)$/;
+
+/**
+ * Method names that say the method reads (`get`, `hget`, `findUser`, `loadPage`, `fetchById`),
+ * not one that also makes what is missing (`getOrCreate`, `findOrInsert`, `fetchAndUpdate`).
+ */
+export const READ_METHOD_NAME = /^(?!.*(?:Or|And)(?:Create|Insert|Set|Update|Save|Put|Upsert|Add))(?:get|hget|hmget|mget|hgetall|find|fetch|load|read|lookup)(?:[A-Z_]|$)/;

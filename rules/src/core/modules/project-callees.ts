@@ -5,13 +5,15 @@
  * (`lockService.run(...)`), or of an instance of an imported class, created here or
  * injected into a constructor (`this.locks.run(...)` with `constructor(private locks: LockService)`).
  */
-import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
+import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { isFunctionNode, memberName, unwrap, type FunctionNode, type Node } from '../ast.js';
 import { resolveImported, resolveTypeAnnotation, type ImportBinding, type ImportTable } from './imports.js';
 import type { ProjectView } from './module-graph.js';
 import { mergedClassOf, receiverKey, type ReceiverKind } from './receivers.js';
 import { RECORD_READ_METHOD } from '../models/record-reads.js';
 import type { ExportSummary, FunctionSummary } from './summaries.js';
+import { builderChain, handlerContextBuilder } from './request-contexts.js';
 
 /** Calls that hand out an instance of the class they are given: `moduleRef.get(LockService)`, `container.resolve(Repo)`. */
 const INSTANCE_LOOKUP = /^(?:get|resolve|inject|getRepository|getCustomRepository|getInstance|make)$/;
@@ -32,6 +34,8 @@ export class ProjectCallees {
   constructor(
     readonly view: ProjectView,
     private readonly imports: ImportTable,
+    /** The file's source, for scope lookups (a handler's `ctx`, see `request-contexts.ts`). */
+    private readonly sourceCode?: SourceCode,
   ) {}
 
   /** The imported class an expression creates or names as a type. */
@@ -188,6 +192,8 @@ export class ProjectCallees {
       if (binding) return this.view.exportOfBinding(binding);
       const instance = this.instanceOf(n.name);
       if (instance) return this.view.instanceOfBinding(instance);
+      const context = this.requestContextOf(n);
+      if (context) return context;
       const self = this.handedSelf(n);
       return self ? this.ownerOf(unwrap(self), how, depth + 1) : undefined;
     }
@@ -213,6 +219,12 @@ export class ProjectCallees {
     if (object.type === AST_NODE_TYPES.CallExpression && object.arguments.length === 0 && object.callee.type === AST_NODE_TYPES.Identifier && !this.imports.get(object.callee.name)) {
       const handed = this.returnedInstance(object.callee.name);
       if (handed) return this.view.instanceOfBinding(handed);
+    }
+    // `getStore().save(...)`, `store().save(...)`: the instance an imported factory hands out.
+    const factoryBinding = object.type === AST_NODE_TYPES.CallExpression && object.callee.type === AST_NODE_TYPES.Identifier ? this.imports.get(object.callee.name) : undefined;
+    if (factoryBinding) {
+      const factory = this.view.exportOfBinding(factoryBinding);
+      if (factory?.kind === 'function' && factory.fn.returnsInstance) return factory.fn.returnsInstance;
     }
     const key = receiverKey(object);
     const instance = key ? this.instanceOf(key) : undefined;
@@ -261,6 +273,28 @@ export class ProjectCallees {
    * A callback parameter that a unit of work fills with its own object
    * (`this.store.runInTransaction(id, async (store, tx) => store.save(...))`): the receiver of that call.
    */
+  /**
+   * A handler's `ctx` (`procedure.mutation(async ({ ctx }) => ...)`): the object the project's
+   * context factory returns, as the builder's root module knows it (`request-contexts.ts`).
+   */
+  private requestContextOf(id: TSESTree.Identifier): ExportSummary | undefined {
+    if (!this.sourceCode) return undefined;
+    let builder = handlerContextBuilder(id, this.sourceCode);
+    // `const base = authProcedure.input(schema)`: through the file's own consts to an imported builder.
+    for (let hop = 0; builder && hop < 4; hop++) {
+      const chain = builderChain(builder);
+      if (!chain) return undefined;
+      const binding = this.imports.get(chain.root.name);
+      if (binding) {
+        const root = this.view.exportOfBinding(binding);
+        return root?.kind === 'value' ? root.requestContext : undefined;
+      }
+      const def = ASTUtils.findVariable(this.sourceCode.getScope(chain.root), chain.root.name)?.defs[0];
+      builder = def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init ? def.node.init : undefined;
+    }
+    return undefined;
+  }
+
   private handedSelf(id: TSESTree.Identifier): Node | undefined {
     for (let fn: Node | undefined = id.parent; fn; fn = fn.parent) {
       if (fn.type !== AST_NODE_TYPES.ArrowFunctionExpression && fn.type !== AST_NODE_TYPES.FunctionExpression && fn.type !== AST_NODE_TYPES.FunctionDeclaration) continue;

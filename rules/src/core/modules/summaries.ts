@@ -99,6 +99,8 @@ export interface ReleaseSummary {
 export interface WriteSummary {
   /** 'sql', 'knex', 'object', 'api' (the sink family of the write inside). */
   sink: string;
+  /** A Redis command: a key-value store, the place a read-through cache keeps what it read. */
+  keyValue?: boolean;
   /** How messages name the write, as Markdown: `` `UPDATE accounts` ``, `` `prisma.account.update` ``. */
   label: string;
   at: SourceLocation;
@@ -171,6 +173,11 @@ export interface FunctionSummary {
   returnsInserted?: boolean;
   /** The function returns a client or lock authority (`getRedisCache()` handing out a module's ioredis client). */
   returnsReceiver?: ReceiverKind;
+  /**
+   * The function hands out an instance of a project class (`getStore()` returning `new Store()`, a
+   * memoised `once(() => new Store())`): its methods are what `getStore().save(...)` calls.
+   */
+  returnsInstance?: ExportSummary;
   /**
    * The function checks an abort signal it is handed (`if (signal.aborted) throw signal.error`,
    * also over a list of signals): the parameter `arg` is the signal or the list, and `throws` says
@@ -254,7 +261,16 @@ export type ExportSummary =
   /** An export that is another module's export (`export { x } from './y'`, or an imported name exported again). */
   | { kind: 'reexport'; file: string; name: string }
   /** Anything else: known to exist; `receiver` when it is a client or lock authority (`export const redis = new Redis()`). */
-  | { kind: 'value'; receiver?: ReceiverKind };
+  | {
+      kind: 'value';
+      receiver?: ReceiverKind;
+      /**
+       * A request-context framework's builder (`models/request-contexts.ts`: a tRPC instance, a
+       * procedure built from it): the object the project's context factory returns, as the
+       * `ctx` its handlers are given.
+       */
+      requestContext?: ExportSummary;
+    };
 
 export interface ModuleSummary {
   file: string;

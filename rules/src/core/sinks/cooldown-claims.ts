@@ -9,8 +9,10 @@
  * than the one it compared (a computed target), is still a late write.
  */
 import { AST_NODE_TYPES } from '@typescript-eslint/utils';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { constValueBefore, unwrap, type Node } from '../ast.js';
 import { SQL_CLOCK_FUNCTIONS, VALUE_KEEPING_FUNCTIONS } from '../models/clock-sources.js';
+import { clockImports, clockSourceOf } from '../modules/value-origin.js';
 import type { SqlComparison, SqlStatementInfo, SqlValue } from '../sql/types.js';
 import { bareColumn, isTokenColumnByName, sameColumn, sameValueExpression } from './fence-judgement.js';
 
@@ -45,21 +47,23 @@ function sameMoment(a: SqlValue, b: SqlValue, param: (n: number) => Node | undef
   return px !== undefined && py !== undefined && sameValueExpression(bare(px), bare(py));
 }
 
-/** A parameter bound to the clock as read where the write is sent: `new Date()`, `Date.now()`, or a `const` of this function bound to one. */
-function readsClockHere(v: SqlValue, param: (n: number) => Node | undefined): boolean {
+/**
+ * A parameter bound to the clock as read where the write is sent (`new Date()`, `Date.now()`, the
+ * shared clock catalog's other clocks), or a `const` of this function bound to one.
+ */
+function readsClockHere(v: SqlValue, param: (n: number) => Node | undefined, sourceCode: SourceCode): boolean {
   const n = singleParam(v);
   let value = n !== undefined ? param(n) : undefined;
   for (let i = 0; value && i < 3; i++) {
     const b = bare(value);
-    if (b.type === AST_NODE_TYPES.NewExpression && b.callee.type === AST_NODE_TYPES.Identifier && b.callee.name === 'Date' && b.arguments.length === 0) return true;
-    if (b.type === AST_NODE_TYPES.CallExpression && b.arguments.length === 0 && b.callee.type === AST_NODE_TYPES.MemberExpression && !b.callee.computed && unwrap(b.callee.object).type === AST_NODE_TYPES.Identifier && (unwrap(b.callee.object) as { name: string }).name === 'Date' && b.callee.property.type === AST_NODE_TYPES.Identifier && b.callee.property.name === 'now') return true;
+    if ((b.type === AST_NODE_TYPES.NewExpression || b.type === AST_NODE_TYPES.CallExpression) && clockSourceOf(b, sourceCode, clockImports(sourceCode))?.kind === 'clock') return true;
     value = b.type === AST_NODE_TYPES.Identifier ? constValueBefore(b) : undefined;
   }
   return false;
 }
 
 /** Whether `c` is the comparison of a cooldown claim in `statement` (see above). */
-export function isCooldownSqlClaim(c: SqlComparison, statement: SqlStatementInfo, param: (n: number) => Node | undefined): boolean {
+export function isCooldownSqlClaim(c: SqlComparison, statement: SqlStatementInfo, param: (n: number) => Node | undefined, sourceCode: SourceCode): boolean {
   if ((c.op !== '<' && c.op !== '<=') || (statement.kind !== 'update' && !statement.upsert)) return false;
   if (c.relation !== undefined && statement.table !== undefined && c.relation !== statement.table) return false;
   if (c.value.columns.length > 0 || (c.offset && (c.offset.columns.length > 0 || c.offset.text.trim().startsWith('-')))) return false;
@@ -68,7 +72,7 @@ export function isCooldownSqlClaim(c: SqlComparison, statement: SqlStatementInfo
   const own = statement.assignments.filter((a) => sameColumn(a.column, column));
   if (own.length !== 1 || !sameMoment(own[0].value, c.value, param)) return false;
   // With no window, only the clock as read here: a moment passed in (`seenAt`) is last-write-wins by clock.
-  if (!c.offset && !clockOnly(c.value) && !readsClockHere(c.value, param)) return false;
+  if (!c.offset && !clockOnly(c.value) && !readsClockHere(c.value, param, sourceCode)) return false;
   // Nothing else but clock stamps and the same moment.
   return statement.assignments.every((a) => a === own[0] || clockOnly(a.value) || sameMoment(a.value, c.value, param));
 }

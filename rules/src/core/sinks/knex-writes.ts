@@ -48,6 +48,13 @@ const OBJECTION_WRITES: Record<string, { kind: KnexWrite['kind']; valuesArg?: nu
   deleteById: { kind: 'delete' },
 };
 
+/** A node without the type-only wrappers around it (`x as Model`, `x!`), keeping an `await`. */
+function withoutTypeWrappers(node: Node): Node {
+  let current = node;
+  while (current.type === AST_NODE_TYPES.TSAsExpression || current.type === AST_NODE_TYPES.TSNonNullExpression || current.type === AST_NODE_TYPES.TSSatisfiesExpression || current.type === AST_NODE_TYPES.TSTypeAssertion) current = current.expression;
+  return current;
+}
+
 /** The `.query(...)` (or an instance's `.$query(...)`) a chain starts from, when it starts from a model. */
 function objectionRoot(call: TSESTree.CallExpression): TSESTree.CallExpression[] | undefined {
   const links: TSESTree.CallExpression[] = [call];
@@ -59,10 +66,13 @@ function objectionRoot(call: TSESTree.CallExpression): TSESTree.CallExpression[]
     if (name === '$query' || name === '$relatedQuery') return links;
     if (name === 'query' && owner) {
       const root = unwrap(owner);
+      // `unwrap` steps through `await`: ask of the object as written whether it is an awaited value.
+      const callee = unwrap(current.callee);
+      const awaited = callee.type === AST_NODE_TYPES.MemberExpression && withoutTypeWrappers(callee.object).type === AST_NODE_TYPES.AwaitExpression;
       // A model class (`Device.query()`, `models.Device.query()`), `this.query()` in one of its statics,
       // or a model handed back at run time (`(await this.modelFor(kind)).query()`).
       const last = root.type === AST_NODE_TYPES.Identifier ? root.name : root.type === AST_NODE_TYPES.MemberExpression ? memberName(root) : undefined;
-      if ((last && /^[A-Z]/.test(last)) || root.type === AST_NODE_TYPES.ThisExpression || root.type === AST_NODE_TYPES.AwaitExpression) return links;
+      if ((last && /^[A-Z]/.test(last)) || root.type === AST_NODE_TYPES.ThisExpression || awaited) return links;
       return undefined;
     }
     current = owner;

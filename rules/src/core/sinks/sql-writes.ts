@@ -272,8 +272,8 @@ function incrementsItself(statement: SqlStatementInfo, column: string): boolean 
 }
 
 /** Whether a comparison of the write's condition checks a fence token (see `fence-judgement.ts`). */
-function comparesToken(c: SqlComparison, statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): boolean {
-  if (isSetOnceSqlClaim(c, statement) || isTransitionSqlClaim(c, statement) || isCooldownSqlClaim(c, statement, (n) => call.param(n))) return true;
+function comparesToken(c: SqlComparison, statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions, sourceCode: SourceCode): boolean {
+  if (isSetOnceSqlClaim(c, statement) || isTransitionSqlClaim(c, statement) || isCooldownSqlClaim(c, statement, (n) => call.param(n), sourceCode)) return true;
   if (!COMPARING.has(c.op)) return false;
   if (c.value.params.length === 0 && c.value.columns.length === 0) return false;
   const column = bareColumn(c.column);
@@ -300,11 +300,11 @@ function raisesPlainValue(c: SqlComparison, statement: SqlStatementInfo, call: S
   return statement.assignments.some((a) => sameColumn(a.column, column) && sameSqlValue(a.value, c.value, call));
 }
 
-export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions): WriteVerdict {
+export function judgeWrite(statement: SqlStatementInfo, call: SqlCall, options: VerdictOptions, sourceCode: SourceCode): WriteVerdict {
   // `SET value = CASE WHEN t.fence_token < EXCLUDED.fence_token THEN ... END` guards the assignment itself.
-  const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, statement, call, options));
+  const comparison = [...statement.conditions, ...(statement.assignmentGuards ?? [])].find((c) => comparesToken(c, statement, call, options, sourceCode));
   if (!comparison) return { statement, tokenCompared: false, tokenStored: false };
-  if (isSetOnceSqlClaim(comparison, statement) || isTransitionSqlClaim(comparison, statement) || isCooldownSqlClaim(comparison, statement, (n) => call.param(n))) return { statement, tokenCompared: true, tokenStored: true, tokenless: true };
+  if (isSetOnceSqlClaim(comparison, statement) || isTransitionSqlClaim(comparison, statement) || isCooldownSqlClaim(comparison, statement, (n) => call.param(n), sourceCode)) return { statement, tokenCompared: true, tokenStored: true, tokenless: true };
   const column = bareColumn(comparison.column);
   // A plain value, no token, stored only where the stored one is below it: the write only raises
   // the column, and a refused one leaves the larger value there, so there is no refusal to read.

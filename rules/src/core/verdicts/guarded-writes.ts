@@ -119,7 +119,7 @@ export function readWrite(node: TSESTree.CallExpression | TSESTree.TaggedTemplat
   return {
     node, sink: 'sql', target: statements[0].table, receiver, stores: statements.flatMap((s) => s.assignments.map((a) => a.column)), leaseRow,
     carriesComparison: (field) =>
-      statements.every((s) => judgeWrite(s, call, { isTokenValue: isToken }).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length + c.value.functions.length > 0))),
+      statements.every((s) => judgeWrite(s, call, { isTokenValue: isToken }, sourceCode).tokenCompared || (field !== undefined && s.conditions.some((c) => (c.column.split('.').pop() ?? c.column) === field && c.value.params.length + c.value.columns.length + c.value.functions.length > 0))),
   };
 }
 
