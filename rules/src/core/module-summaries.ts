@@ -703,11 +703,7 @@ class ModuleSummarizer implements ModuleBuilder {
           callbackArg: field.arg,
           callbackProperty: field.property,
           tokenProperties: [],
-          library: site.library,
-          label: site.origin?.label ?? site.label,
-          advice: site.advice,
-          at: site.origin?.at ?? locationOf(this.file, site.node),
-          flow: [locationOf(this.file, call), ...(site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [])],
+          ...this.acquireFields(site, call),
         };
         return { name: `${className}.constructor`, at: locationOf(this.file, ctor), params: ctor.params.map(paramName), acquire, releases: [], writes: [], partial: false };
       }
@@ -896,11 +892,7 @@ class ModuleSummarizer implements ModuleBuilder {
       // A lock handed to this function and released here was taken by a caller: no acquire for callers.
       if (site.handedOver || (owner !== fn && !returned.some((r) => r === owner) && !this.retriedBy(owner, site.node, fn))) continue;
       const common = {
-        library: site.library,
-        label: site.origin?.label ?? site.label,
-        advice: site.advice,
-        at: site.origin?.at ?? locationOf(this.file, site.node),
-        flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+        ...this.acquireFields(site),
         ...(site.keyNode ? this.keyNamedBy(site.keyNode, fn) : site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
       };
       const setNx = site.library === 'redis-set-nx' && site.node.type === AST_NODE_TYPES.CallExpression ? readSetNx(site.node) : undefined;
@@ -1000,11 +992,7 @@ class ModuleSummarizer implements ModuleBuilder {
         });
         if (!runsOriginal) continue;
         return {
-          library: site.library,
-          label: site.origin?.label ?? site.label,
-          advice: site.advice,
-          at: site.origin?.at ?? locationOf(this.file, site.node),
-          flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+          ...this.acquireFields(site),
           ...(site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
           style: 'callback',
           decorates: true,
@@ -1041,11 +1029,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const option = this.optionOf(call.callee, fn);
         if (!option) continue;
         return {
-          library: site.library,
-          label: site.origin?.label ?? site.label,
-          advice: site.advice,
-          at: site.origin?.at ?? locationOf(this.file, site.node),
-          flow: [locationOf(this.file, call), ...(site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [])],
+          ...this.acquireFields(site, call),
           style: 'callback',
           callbackArg: option.arg,
           callbackProperty: option.property,
@@ -1131,11 +1115,7 @@ class ModuleSummarizer implements ModuleBuilder {
       });
       if (!resolvesHandle) continue;
       return {
-        library: site.library,
-        label: site.origin?.label ?? site.label,
-        advice: site.advice,
-        at: site.origin?.at ?? locationOf(this.file, site.node),
-        flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+        ...this.acquireFields(site),
         ...this.keyParamOf(site.node, site.origin, fn),
         style: 'handle',
         tokenProperties: site.tokenProperties,
@@ -1172,11 +1152,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const index = this.directParam(call.callee, fn);
         if (index === undefined) continue;
         return {
-          library: site.library,
-          label: site.origin?.label ?? site.label,
-          advice: site.advice,
-          at: site.origin?.at ?? locationOf(this.file, site.node),
-          flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+          ...this.acquireFields(site),
           ...(site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
           style: 'callback',
           callbackArg: index,
@@ -1189,17 +1165,29 @@ class ModuleSummarizer implements ModuleBuilder {
     return undefined;
   }
 
+  /**
+   * What an acquire summary says of the lock a site of this module takes: its library, label,
+   * advice and place (the lock inside a helper, when the site calls one), and the flow down to it,
+   * from `via` (the call that runs the site) when given.
+   */
+  private acquireFields(site: AcquireSite, via?: Node): Pick<AcquireSummary, 'library' | 'label' | 'advice' | 'at' | 'flow'> {
+    const inner = site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [];
+    return {
+      library: site.library,
+      label: site.origin?.label ?? site.label,
+      advice: site.advice,
+      at: site.origin?.at ?? locationOf(this.file, site.node),
+      flow: via ? [locationOf(this.file, via), ...inner] : inner,
+    };
+  }
+
   /** One lock per list entry, each wrapping the callback before it in a loop (`locks/loop-composed-locks.ts`): the parameter runs under them all. */
   private loopComposedAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
     const found = loopComposedCallback(fn, analysis.acquires, analysis.calls, this.sourceCode);
     if (!found) return undefined;
     const { site, param } = found;
     return {
-      library: site.library,
-      label: site.origin?.label ?? site.label,
-      advice: site.advice,
-      at: site.origin?.at ?? locationOf(this.file, site.node),
-      flow: site.origin ? [locationOf(this.file, site.node), ...site.origin.flow] : [],
+      ...this.acquireFields(site),
       style: 'callback',
       callbackArg: param,
       tokenProperties: [],
