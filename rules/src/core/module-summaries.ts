@@ -49,6 +49,9 @@ const ADVISORY_UNLOCK = /\bpg_advisory_unlock(?:_all|_shared)?\s*\(/i;
 /** Ending a lease kept as a row: `DELETE FROM leases WHERE ...`. */
 const LEASE_ROW_DELETE = /^\s*delete\s+from\s+(?:"?\w+"?\.)?"?\w*(?:locks?|leases?|mutex(?:es)?)"?\s/i;
 
+/** Where a lock key comes from among a function's parameters (see `AcquireSummary.keyArg`, `keyArgs`). */
+type KeyParams = Pick<AcquireSummary, 'keyArg' | 'keyProperty' | 'keyArgs'>;
+
 type Target =
   | { kind: 'node'; node: Node }
   | { kind: 'reexport'; file: string; name: string }
@@ -1309,7 +1312,15 @@ class ModuleSummarizer implements ModuleBuilder {
   }
 
   /** The parameter (and, for an options object, its property) a call's lock key comes from. */
-  private keyParamOf(call: TSESTree.CallExpression, inner: Pick<AcquireSummary, 'keyArg' | 'keyProperty'> | undefined, fn: FunctionNode): Pick<AcquireSummary, 'keyArg' | 'keyProperty'> {
+  private keyParamOf(call: TSESTree.CallExpression, inner: Pick<AcquireSummary, 'keyArg' | 'keyProperty' | 'keyArgs'> | undefined, fn: FunctionNode): KeyParams {
+    if (inner?.keyArgs) {
+      // A key built from several of the inner helper's arguments: each maps to this function's parameters.
+      const all = new Set<number>();
+      for (const index of inner.keyArgs) for (const source of paramSources(call.arguments[index], fn, this.sourceCode, NAMED_BY)) all.add(source);
+      const [keyArg] = all;
+      if (keyArg === undefined) return {};
+      return all.size > 1 ? { keyArg, keyArgs: [...all].sort((a, b) => a - b) } : { keyArg };
+    }
     const args = inner?.keyArg !== undefined ? [keyArgument(call.arguments, inner.keyArg, inner.keyProperty)] : call.arguments;
     for (const arg of args) {
       const found = this.keyNamedBy(arg, fn);
@@ -1319,11 +1330,13 @@ class ModuleSummarizer implements ModuleBuilder {
   }
 
   /** The parameter a key is named by and, when that is an options object, the property. */
-  private keyNamedBy(key: Node | undefined, fn: FunctionNode): Pick<AcquireSummary, 'keyArg' | 'keyProperty'> {
-    const [keyArg] = paramSources(key, fn, this.sourceCode, NAMED_BY);
+  private keyNamedBy(key: Node | undefined, fn: FunctionNode): KeyParams {
+    const sources = paramSources(key, fn, this.sourceCode, NAMED_BY);
+    const [keyArg] = sources;
     if (keyArg === undefined) return {};
     const named = paramProperty(key, fn, this.sourceCode);
-    return named?.index === keyArg ? { keyArg, keyProperty: named.property } : { keyArg };
+    if (named?.index === keyArg) return { keyArg, keyProperty: named.property };
+    return sources.size > 1 ? { keyArg, keyArgs: [...sources].sort((a, b) => a - b) } : { keyArg };
   }
 
   /** Token-carrying properties of what a function returns after taking a lock. */
@@ -1401,7 +1414,7 @@ class ModuleSummarizer implements ModuleBuilder {
       if ((releaseNamed || moduleLocks) && (NAME_RELEASE_METHOD.test(method) || (head !== undefined && ADVISORY_UNLOCK.test(head)))) {
         const named = this.keyParamOf(call, undefined, fn);
         const plain = PLAIN_DELETE.test(method) && !analysis.calls.some((c) => contains(fn.body, c) && /^(?:watch|WATCH)$/.test(calleeName(c) ?? ''));
-        if (named.keyArg !== undefined) add({ by: 'name', arg: named.keyArg, ...(named.keyProperty ? { keyProperty: named.keyProperty } : {}), ...(plain ? { plain } : {}) });
+        if (named.keyArg !== undefined) add({ by: 'name', arg: named.keyArg, ...(named.keyProperty ? { keyProperty: named.keyProperty } : {}), ...(named.keyArgs ? { keyArgs: named.keyArgs } : {}), ...(plain ? { plain } : {}) });
       }
       // Another helper's release, with this function's parameter in its place.
       const local = analysis.functions.callee(call);
@@ -1410,7 +1423,8 @@ class ModuleSummarizer implements ModuleBuilder {
         const arg = release.by === 'name' ? keyArgument(call.arguments, release.arg, release.keyProperty) : call.arguments[release.arg];
         const index = this.directParam(arg, fn) ?? [...paramSources(arg, fn, this.sourceCode, SAME_VALUE)][0];
         const named = release.by === 'name' ? paramProperty(arg, fn, this.sourceCode) : undefined;
-        if (index !== undefined) add({ by: release.by, arg: index, ...(named?.index === index ? { keyProperty: named.property } : {}), ...(release.plain ? { plain: true } : {}) });
+        const keyArgs = release.keyArgs ? mappedKeyArgs(release.keyArgs, call, fn, this.sourceCode) : undefined;
+        if (index !== undefined) add({ by: release.by, arg: index, ...(named?.index === index ? { keyProperty: named.property } : {}), ...(keyArgs ? { keyArgs } : {}), ...(release.plain ? { plain: true } : {}) });
       }
     }
     return out;
@@ -1681,4 +1695,15 @@ function connectionOf(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExp
   const head = unwrap(node.type === AST_NODE_TYPES.TaggedTemplateExpression ? node.tag : node.callee);
   if (head.type === AST_NODE_TYPES.Identifier) return node.type === AST_NODE_TYPES.TaggedTemplateExpression ? head : undefined;
   return head.type === AST_NODE_TYPES.MemberExpression ? unwrap(head.object) : undefined;
+}
+
+/** An inner helper's key arguments as this function's parameters; undefined when one is not a parameter here. */
+function mappedKeyArgs(inner: readonly number[], call: TSESTree.CallExpression, fn: FunctionNode, sourceCode: SourceCode): number[] | undefined {
+  const all = new Set<number>();
+  for (const index of inner) {
+    const sources = paramSources(call.arguments[index], fn, sourceCode, NAMED_BY);
+    if (sources.size === 0) return undefined;
+    for (const source of sources) all.add(source);
+  }
+  return all.size > 1 ? [...all].sort((a, b) => a - b) : undefined;
 }

@@ -39,11 +39,11 @@ import {
 import { isHandleTokenName, isStrongTokenName } from '../models/token-names.js';
 import { advisoryLockIn, connectionOf, endsTransaction, sqlTextOf, type AdvisoryLock } from './advisory-scope.js';
 import { receiverKey, type ReceiverTable } from '../modules/receivers.js';
-import { keyArgument } from '../modules/param-sources.js';
+import { keyArgument, sameKeyValues } from '../modules/param-sources.js';
 import { isLockNamedKey, keyText, readCheckedSet, readSetNx, replyDiscarded, setNxPurpose } from './redis-locks.js';
 import { leaseRowTaken } from './lease-rows.js';
 import { etcdClaimKey } from './etcd-claims.js';
-import { type AcquireSummary, type FunctionSummary, type SourceLocation } from '../modules/summaries.js';
+import { type AcquireSummary, type FunctionSummary, type ReleaseSummary, type SourceLocation } from '../modules/summaries.js';
 import { codeSpan, fileLabel, shorten } from '../message-text.js';
 import { handedOverSections } from './handed-over.js';
 import { sectionExitEnd } from './section-exits.js';
@@ -641,6 +641,12 @@ function keyTextOf(call: TSESTree.CallExpression, origin: AcquireSummary | undef
   return key ? input.sourceText(key) : undefined;
 }
 
+/** A release helper whose key is built from other values than the acquire helper's (see `sameKeyValues`). */
+function otherKeyValues(site: { node: Node; origin?: AcquireSummary }, release: TSESTree.CallExpression, summary: ReleaseSummary, input: AcquireFinderInput): boolean {
+  if (!site.origin || site.node.type !== AST_NODE_TYPES.CallExpression) return false;
+  return sameKeyValues(site.node, site.origin, release, summary, input.sourceText) === false;
+}
+
 /** The last release of this lock that follows the acquire within the same function. */
 function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start: number }, model: LockModel | undefined, input: AcquireFinderInput): TSESTree.CallExpression | TSESTree.TaggedTemplateExpression | undefined {
   const scopeRange = bodyRange(site.scope);
@@ -694,7 +700,7 @@ function findRelease(site: Omit<AcquireSite, 'range' | 'id' | 'label'> & { start
       if (release.by === 'handle' && site.handleKey !== undefined && receiverKey(arg) === site.handleKey) isRelease = true;
       // By name: the same key, compared where each helper takes it (`clearLock({ lockKey })` frees `acquireLock({ lockKey, ttlMs })`).
       const key = release.by === 'name' ? keyArgument(call.arguments, release.arg, release.keyProperty) : undefined;
-      if (key && site.origin && (site.keyArgText === undefined || input.sourceText(key) === site.keyArgText)) isRelease = true;
+      if (key && site.origin && (site.keyArgText === undefined || input.sourceText(key) === site.keyArgText) && !otherKeyValues(site, call, release, input)) isRelease = true;
     }
     if (!isRelease) continue;
     // A release inside a function defined here (`const releaseLock = async () => ...`) ends the

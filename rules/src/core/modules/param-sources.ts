@@ -212,3 +212,33 @@ export function keyArgument(args: readonly TSESTree.CallExpressionArgument[], in
   const found = object.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === property);
   return found ? (found.value as Node) : arg;
 }
+
+/**
+ * Whether two helper calls name their lock key with the same values, when a summary says a key is
+ * built from several arguments (`claimPart(env, id, io, part)` over `buildPartKey(env, id, io, part)`):
+ * a helper that deletes a key built from other values (`drainWaiters(env, id, io)`) deletes another
+ * key, whatever its first argument shares. Undefined when neither key is built from several.
+ */
+export function sameKeyValues(
+  first: TSESTree.CallExpression,
+  firstKey: { keyArg?: number; arg?: number; keyArgs?: readonly number[] },
+  second: TSESTree.CallExpression,
+  secondKey: { keyArg?: number; arg?: number; keyArgs?: readonly number[] },
+  text: (node: Node) => string,
+): boolean | undefined {
+  if (!firstKey.keyArgs && !secondKey.keyArgs) return undefined;
+  const texts = (call: TSESTree.CallExpression, key: typeof firstKey): Set<string> | undefined => {
+    const indexes = key.keyArgs ?? [key.keyArg ?? key.arg];
+    const out = new Set<string>();
+    for (const index of indexes) {
+      const arg = index === undefined ? undefined : call.arguments[index];
+      if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return undefined;
+      out.add(text(arg));
+    }
+    return out;
+  };
+  const a = texts(first, firstKey);
+  const b = texts(second, secondKey);
+  if (!a || !b) return undefined;
+  return a.size === b.size && [...a].every((t) => b.has(t));
+}

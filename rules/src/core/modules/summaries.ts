@@ -37,6 +37,8 @@ export interface AcquireSummary {
   keyArg?: number;
   /** The property of that argument, an options object, that names the lock (`lockKey` in `acquireLock({ lockKey, ttlMs })`). */
   keyProperty?: string;
+  /** Every argument the key is built from, when there are several (`claim(env, id, part)` over `buildKey(env, id, part)`). */
+  keyArgs?: number[];
   /** Properties of the returned handle that carry a fence token. */
   tokenProperties: string[];
   /** The lock taken inside: a model id (`redlock`, `redis-set-nx`, `pg-advisory-lock`, `custom`, ...). */
@@ -94,6 +96,8 @@ export interface ReleaseSummary {
   keyProperty?: string;
   /** A plain `DEL`/`UNLINK` of the key (no script, no `WATCH`): it frees whoever holds the key now. */
   plain?: boolean;
+  /** By name: every argument the key is built from, when there are several (as `AcquireSummary.keyArgs`). */
+  keyArgs?: number[];
 }
 
 export interface WriteSummary {

@@ -19,7 +19,7 @@ import { camel, clearedFields, objectWriteTable, readObjectWrite, tableName, typ
 import { receiverKey } from '../modules/receivers.js';
 import { isLockNamedKey, keyText, RedisLockKeys, type SetNxSite } from '../locks/redis-locks.js';
 import { readSqlCall, type SqlCall } from '../sinks/sql-writes.js';
-import { keyArgument } from '../modules/param-sources.js';
+import { keyArgument, sameKeyValues } from '../modules/param-sources.js';
 import { clockImports, clockSourceOf, sqlClockFunction } from '../modules/value-origin.js';
 import { claimedLeaseColumns, claimedLeaseFields, leaseColumnChecks } from './lease-columns.js';
 import { lockRecordNeverExpires } from './record-lock-expiry.js';
@@ -225,6 +225,7 @@ function summarisedReleases(analysis: FileAnalysis, sourceCode: SourceCode, out:
       // The same key as the acquire was given (not a handle whose field the helper reads: that DEL is reported where it is).
       if (!summary.plain || !key || site.keyArgText === undefined) continue;
       if (site.node.type === AST_NODE_TYPES.CallExpression && sharesHolderValue(site.node, release, key, sourceCode)) continue;
+      if (site.node.type === AST_NODE_TYPES.CallExpression && site.origin && sameKeyValues(site.node, site.origin, release, summary, (n) => keyText(n, sourceCode)) === false) continue;
       if (keyText(key, sourceCode) === site.keyArgText || sourceCode.getText(key) === site.keyArgText) out.push({ kind: 'redisDelete', node: release, key });
     }
   }
