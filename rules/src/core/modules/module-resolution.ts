@@ -9,7 +9,7 @@
  * never loads it.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { dirname, extname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type * as TS from 'typescript';
 import { clearWorkspaces, resolveWorkspaceImport } from './workspace-packages.js';
@@ -156,6 +156,10 @@ export function resolveImport(fromFile: string, specifier: string): string | und
   if (ts) {
     try {
       const { options, cache } = projectConfig(ts, directory);
+      if (isInstalledLibrary(ts, directory, specifier, options)) {
+        resolutions.set(key, null);
+        return undefined;
+      }
       const result = ts.resolveModuleName(specifier, fromFile, options, resolutionHost(ts), cache);
       const file = result.resolvedModule?.resolvedFileName ?? resolveLocalPackage(ts, fromFile, specifier, options, cache);
       if (file) {
@@ -175,6 +179,34 @@ export function resolveImport(fromFile: string, specifier: string): string | und
   }
   resolutions.set(key, resolved);
   return resolved ?? undefined;
+}
+
+/** How many folders up `node_modules` is looked for a package. */
+const MAX_NODE_MODULES_HOPS = 32;
+
+/**
+ * A bare specifier that can only name a library: a Node built-in (`fs`, `crypto`), or a package
+ * installed in a `node_modules` folder as a real folder there (npm, yarn, or pnpm's store), not
+ * a symlink out of it (a workspace package, a `file:` dependency). Answered without TypeScript's
+ * resolution, which would read the package's manifests to land in `node_modules` all the same.
+ * A tsconfig with `paths` or `baseUrl` can map any specifier into the project: then TypeScript decides.
+ */
+function isInstalledLibrary(ts: TypeScript, directory: string, specifier: string, options: TS.CompilerOptions): boolean {
+  if (specifier.startsWith('.') || isAbsolute(specifier) || options.paths || options.baseUrl) return false;
+  if (isBuiltin(specifier)) return true;
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  if (!name || name.startsWith('@') !== specifier.startsWith('@') || (specifier.startsWith('@') && parts.length < 2)) return false;
+  const exists = resolutionHost(ts).directoryExists!;
+  let current = directory;
+  for (let hop = 0; hop < MAX_NODE_MODULES_HOPS; hop++) {
+    const folder = join(current, 'node_modules', name);
+    if (exists(folder)) return /[\\/]node_modules[\\/]/.test(realPathOf(folder));
+    const parent = dirname(current);
+    if (parent === current) return false;
+    current = parent;
+  }
+  return false;
 }
 
 /** Dependency specs that point at a folder of the project: npm's `file:`, yarn's and pnpm's `link:`. */

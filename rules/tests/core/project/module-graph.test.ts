@@ -62,6 +62,27 @@ describe('module resolution', () => {
     expect(resolveImport(from, './missing')).toBeUndefined();
     expect(resolveImport(from, 'node:fs')).toBeUndefined();
   });
+
+  it('without tsconfig paths, tells installed libraries from workspace packages by where node_modules leads', () => {
+    current = project({
+      'package.json': JSON.stringify({ name: 'root', workspaces: ['packages/*'] }),
+      'packages/shared/package.json': JSON.stringify({ name: '@acme/shared', main: 'src/index.ts' }),
+      'packages/shared/src/index.ts': 'export const x = 1;\n',
+      'node_modules/left-pad/package.json': JSON.stringify({ name: 'left-pad', main: 'index.js' }),
+      'node_modules/left-pad/index.js': 'module.exports = (s) => s;\n',
+      'node_modules/.pnpm/right-pad@1.0.0/node_modules/right-pad/package.json': JSON.stringify({ name: 'right-pad', main: 'index.js' }),
+      'node_modules/.pnpm/right-pad@1.0.0/node_modules/right-pad/index.js': 'module.exports = (s) => s;\n',
+      'apps/api/src/a.ts': 'export {};\n',
+    });
+    mkdirSync(join(current.root, 'node_modules', '@acme'), { recursive: true });
+    symlinkSync(join(current.root, 'packages', 'shared'), join(current.root, 'node_modules', '@acme', 'shared'), 'dir');
+    symlinkSync(join(current.root, 'node_modules/.pnpm/right-pad@1.0.0/node_modules/right-pad'), join(current.root, 'node_modules', 'right-pad'), 'dir');
+    const from = join(current.root, 'apps/api/src/a.ts');
+    expect(resolveImport(from, '@acme/shared')).toBe(join(current.root, 'packages/shared/src/index.ts'));
+    expect(resolveImport(from, 'left-pad')).toBeUndefined();
+    expect(resolveImport(from, 'right-pad')).toBeUndefined();
+    expect(resolveImport(from, 'crypto')).toBeUndefined();
+  });
 });
 
 describe('lock helpers in another module', () => {
