@@ -1,4 +1,5 @@
 import { tokenColumnSetting } from '../core/settings.js';
+import { mayHoldFenceTokens } from '../core/tokens/token-places.js';
 import { findClockTokens, type ClockTokenFinding } from '../core/verdicts/clock-tokens.js';
 import { codeSpan, lineSuffix } from '../core/message-text.js';
 import { createRule } from '../util/create-rule.js';
@@ -38,6 +39,8 @@ export default createRule<Options, MessageIds>({
   defaultOptions: [{}],
   create(context, [options]) {
     const placeOptions = { extraNames: options.tokenNames ?? [], tokenColumn: tokenColumnSetting(context.settings) };
+    // A file whose text names no token place cannot hold a clock token: no listeners at all.
+    if (!mayHoldFenceTokens(context.sourceCode, placeOptions)) return {};
     const finder = findClockTokens(context.sourceCode, placeOptions);
     const report = (finding: ClockTokenFinding) => {
       if (finding.type === 'sql') {

@@ -43,6 +43,8 @@ export default createRule<Options, MessageIds>({
     const sourceCode = context.sourceCode;
     const increments: Increment[] = [];
     const placeOptions = { extraNames: options.tokenNames ?? [], tokenColumn: tokenColumnSetting(context.settings) };
+    // A file whose text names no token place cannot hold a token counter: no listeners at all.
+    if (!mayHoldFenceTokens(sourceCode, placeOptions)) return {};
     const isFenceName = (name: string) => (FENCE_NAME.test(name) || placeOptions.extraNames.some((n) => n.toLowerCase() === name.toLowerCase())) && isStrongName(name, placeOptions);
     const record = (node: Increment) => {
       // `for (...; ...; i++)`: a loop counter, never state that outlives the call.
@@ -57,7 +59,7 @@ export default createRule<Options, MessageIds>({
         if (node.left.type === 'Literal' || node.right.type === 'Literal') record(node);
       },
       'Program:exit'() {
-        if (increments.length === 0 || !mayHoldFenceTokens(sourceCode, placeOptions)) return;
+        if (increments.length === 0) return;
         const flow = new ValueFlow(sourceCode);
         const readsMemo = new Map<string, ValuePlace | undefined>();
         for (const node of increments) {
