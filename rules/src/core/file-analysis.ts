@@ -13,7 +13,7 @@ import { callsKnownInstance } from './modules/method-receivers.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope } from './locks/advisory-scope.js';
 import { rowLockedSection, type RowLockedSection } from './locks/transaction-row-locks.js';
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
-import { namesHeldKey } from './locks/held-key-callers.js';
+import { namesHeldKey, sameAsHeldKey } from './locks/held-key-callers.js';
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
 import { callPicksClaimed, claimsAmong, readingPicksClaimed } from './claim-ownership.js';
 import { isFreshKey, lockKeyArgument } from './locks/fresh-keys.js';
@@ -325,7 +325,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     lockKeys ??= new RedisLockKeys(calls, sourceCode);
     const site = lockKeys.setNxOf(key);
     if (site && (fileWideKey(key, sourceCode) || enclosingFunction(site.call) === enclosingFunction(key))) return true;
-    return namesHeldKey(key, heldAcquires, functions, sourceCode);
+    return namesHeldKey(key, heldAcquires, functions, sourceCode) || sameAsHeldKey(key, heldAcquires, functions, sourceCode);
   };
 
   // `await this.watch(key)` before `multi()...exec()`: a WATCH sent in the function, or by a same-file helper it called.
@@ -693,7 +693,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       continue;
     }
     if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
-      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, unguardedHere, { inserted: ownRecords(node), sourceCode, calls });
+      const viaCall = callees && callWriteSite(node, acquire, callees, tracer, project!, receivers, unguardedHere, { inserted: ownRecords(node), sourceCode, calls, isOwnLockKey });
       if (viaCall) {
         // Handed the advisory lock's own transaction or session (`tasks.expire(trx)`): its writes go through it.
         // Also for a helper's lock: `closeWatches(tx, id)` handed the transaction `lockChat(tx, id)` locked.
@@ -1095,7 +1095,7 @@ function callWriteSite(
   project: ProjectView,
   receivers: ReceiverTable,
   unguarded: (node: TSESTree.CallExpression | TSESTree.NewExpression, acquire: AcquireSite, write: WriteSummary) => boolean,
-  own: { inserted: ReadonlySet<string>; sourceCode: SourceCode; calls?: readonly TSESTree.CallExpression[] },
+  own: { inserted: ReadonlySet<string>; sourceCode: SourceCode; calls?: readonly TSESTree.CallExpression[]; isOwnLockKey?: (key: Node) => boolean },
 ): CallWriteSite | undefined {
   const callee = callees.summaryOf(node) ?? tableEntriesSummary(node, acquire, callees, own.sourceCode, project.file);
   if (!callee) return undefined;
@@ -1107,12 +1107,14 @@ function callWriteSite(
   // Rows the caller's transaction claimed FOR UPDATE through an earlier call, on the same connection.
   const claimedRow = (w: WriteSummary) => !w.fenced && !!own.calls && writesClaimedRows(node, w, own.calls, (c) => callees.summaryOf(c), own.sourceCode);
   const ownRow = (w: WriteSummary) => (w.keyArgs ?? []).some((i) => readsInserted(node.arguments[i], own.inserted, own.sourceCode));
+  // A key-value write of the key that names the lock held (a claim's result stored under its key) keeps the claim.
+  const ownLockKey = (w: WriteSummary) => w.keyValue === true && w.keyParam !== undefined && !!node.arguments[w.keyParam] && own.isOwnLockKey?.(node.arguments[w.keyParam]) === true;
   // A write behind an optional argument this call leaves out (`if (patch) await row.save()`) is not made.
   // A constant passed as the value a Redis SET stores sets a flag, which stores nothing older when late.
   const flag = (w: WriteSummary) => w.flagArg !== undefined && isConstantFlagValue(node.arguments[w.flagArg]);
   // A record handed to a function that saves it is a new row when this call has just built it.
   const built = (w: WriteSummary) => w.recordArg !== undefined && isBuiltRecord(node.arguments[w.recordArg]);
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !claimedRow(w) && !flag(w) && !built(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !ownLockKey(w) && !claimedRow(w) && !flag(w) && !built(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
   if (writes.length === 0) return undefined;
   // A read whose only writes fill a cache with what it read (`store.hget(...)` keeping a miss in Redis) reads.
   if (isCacheFillRead(callee, writes)) return undefined;

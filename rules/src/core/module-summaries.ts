@@ -50,7 +50,7 @@ const ADVISORY_UNLOCK = /\bpg_advisory_unlock(?:_all|_shared)?\s*\(/i;
 const LEASE_ROW_DELETE = /^\s*delete\s+from\s+(?:"?\w+"?\.)?"?\w*(?:locks?|leases?|mutex(?:es)?)"?\s/i;
 
 /** Where a lock key comes from among a function's parameters (see `AcquireSummary.keyArg`, `keyArgs`). */
-type KeyParams = Pick<AcquireSummary, 'keyArg' | 'keyProperty' | 'keyArgs'>;
+type KeyParams = Pick<AcquireSummary, 'keyArg' | 'keyProperty' | 'keyArgs' | 'keyExact'>;
 
 type Target =
   | { kind: 'node'; node: Node }
@@ -1312,7 +1312,7 @@ class ModuleSummarizer implements ModuleBuilder {
   }
 
   /** The parameter (and, for an options object, its property) a call's lock key comes from. */
-  private keyParamOf(call: TSESTree.CallExpression, inner: Pick<AcquireSummary, 'keyArg' | 'keyProperty' | 'keyArgs'> | undefined, fn: FunctionNode): KeyParams {
+  private keyParamOf(call: TSESTree.CallExpression, inner: Pick<AcquireSummary, 'keyArg' | 'keyProperty' | 'keyArgs' | 'keyExact'> | undefined, fn: FunctionNode): KeyParams {
     if (inner?.keyArgs) {
       // A key built from several of the inner helper's arguments: each maps to this function's parameters.
       const all = new Set<number>();
@@ -1323,8 +1323,11 @@ class ModuleSummarizer implements ModuleBuilder {
     }
     const args = inner?.keyArg !== undefined ? [keyArgument(call.arguments, inner.keyArg, inner.keyProperty)] : call.arguments;
     for (const arg of args) {
-      const found = this.keyNamedBy(arg, fn);
-      if (found.keyArg !== undefined) return found;
+      const { keyExact, ...found } = this.keyNamedBy(arg, fn);
+      if (found.keyArg === undefined) continue;
+      // The key itself only when it is handed on as is: to a helper whose key is its argument, or as a library call's first argument.
+      const exact = keyExact && (inner ? inner.keyExact === true && inner.keyProperty === undefined : arg === call.arguments[0]);
+      return exact ? { ...found, keyExact } : found;
     }
     return {};
   }
@@ -1336,7 +1339,8 @@ class ModuleSummarizer implements ModuleBuilder {
     if (keyArg === undefined) return {};
     const named = paramProperty(key, fn, this.sourceCode);
     if (named?.index === keyArg) return { keyArg, keyProperty: named.property };
-    return sources.size > 1 ? { keyArg, keyArgs: [...sources].sort((a, b) => a - b) } : { keyArg };
+    if (sources.size > 1) return { keyArg, keyArgs: [...sources].sort((a, b) => a - b) };
+    return this.directParam(key, fn) === keyArg ? { keyArg, keyExact: true } : { keyArg };
   }
 
   /** Token-carrying properties of what a function returns after taking a lock. */
@@ -1476,6 +1480,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const recordArg = handedIn ? this.directParam(handedIn, fn) : undefined;
         const ofRecord = reading.sink === 'object' && reading.write.record?.inherited ? { ofRecord: true } : recordArg !== undefined ? { recordArg } : {};
         const keyArgs = keyParams(keys);
+        const keyParam = reading.sink === 'api' && reading.write.api === 'redis' && keys.length === 1 ? this.directParam(keys[0], fn) : undefined;
         const onlyWithArgs = parametersRequiredFor(reading.node, fn, this.sourceCode);
         const content = reading.sink === 'api' ? redisContent(reading.write) : undefined;
         const valueArgs = content && valueParams(content);
@@ -1487,7 +1492,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const table = reading.sink === 'sql' ? reading.verdicts[0]?.statement.table : undefined;
         const connectionArg = table !== undefined ? this.directParam(connectionOf(reading.node), fn) : undefined;
         const target = table !== undefined && connectionArg !== undefined ? { table, connectionArg } : {};
-        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}), ...target, ...(reading.sink === 'api' && reading.write.api === 'redis' ? { keyValue: true } : {}) });
+        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}), ...target, ...(reading.sink === 'api' && reading.write.api === 'redis' ? { keyValue: true } : {}), ...(keyParam !== undefined ? { keyParam } : {}) });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;
@@ -1520,7 +1525,8 @@ class ModuleSummarizer implements ModuleBuilder {
         if (!found.fenced && claims.length > 0 && callPicksClaimed(node, found.keyArgs, claims, this.sourceCode)) continue;
         if (!found.fenced && writesClaimedRows(node, found, fnCalls, (c) => this.calleeSummary(c, fn, analysis), this.sourceCode)) continue;
         const connectionArg = found.connectionArg !== undefined ? this.directParam(node.arguments[found.connectionArg], fn) : undefined;
-        const write = { ...(found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found), ...own, flagArg, connectionArg };
+        const keyParam = found.keyParam !== undefined ? this.directParam(node.arguments[found.keyParam], fn) : undefined;
+        const write = { ...(found.ofRecord && onRecord ? { ...found, ofRecord: undefined } : found), ...own, flagArg, connectionArg, keyParam };
         // The record this write picks is one this function has just inserted.
         const keyNodes = (write.keyArgs ?? []).map((j) => node.arguments[j]).filter((a): a is TSESTree.CallExpressionArgument => a !== undefined);
         if (keyNodes.some((k) => readsInserted(k, inserted, this.sourceCode))) continue;

@@ -39,6 +39,8 @@ export interface AcquireSummary {
   keyProperty?: string;
   /** Every argument the key is built from, when there are several (`claim(env, id, part)` over `buildKey(env, id, part)`). */
   keyArgs?: number[];
+  /** The lock key is the argument at `keyArg` itself, not a key built from it (`SET key owner NX` of a `key` parameter). */
+  keyExact?: boolean;
   /** Properties of the returned handle that carry a fence token. */
   tokenProperties: string[];
   /** The lock taken inside: a model id (`redlock`, `redis-set-nx`, `pg-advisory-lock`, `custom`, ...). */
@@ -123,6 +125,8 @@ export interface WriteSummary {
    * passing the id of a record it has just inserted writes its own row, which no other holder knows.
    */
   keyArgs?: number[];
+  /** Redis writes: the argument that is the key written itself (`set(key, value)` of a `key` parameter), not a key built from it. */
+  keyParam?: number;
   /** SQL writes: the table written and the parameter that is the connection it runs on, when one is. */
   table?: string;
   connectionArg?: number;
