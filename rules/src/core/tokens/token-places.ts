@@ -212,10 +212,10 @@ export function isTokenColumn(column: string, table: string | undefined, options
 /**
  * Words without which no place in a file can hold a fence token: a strong token name, a lease
  * word that gives weak names (`token`, `version`) their meaning, or an issuer's name. Lets the
- * token rules skip most files with one scan of the text. `elect` must start a word or a camelCase
- * part, or every `select` would pass.
+ * token rules skip most files with one scan of the text. `elect` and `lease` must start a word or a
+ * camelCase part, or every `select` and `release` would pass.
  */
-const TOKEN_HINT = /[fF]enc|FENC|[gG]eneration|[sS]equencer|[eE]poch|[lL]ease|LEASE|(?<![a-z])lock|Lock|LOCK|[gG]rant|[hH]older|[oO]wner|[lL]eader|(?:^|[^A-Za-z])[eE]lect|[a-z0-9_]Elect|[cC]laim|[tT]akeover|[aA]cquire|[aA]uthority|(?:next|issue|mint|allocate)_?[tT]oken/;
+const TOKEN_HINT = /[fF]enc|FENC|[gG]eneration|[sS]equencer|[eE]poch|(?:^|[^A-Za-z])[lL]ease|[a-z0-9_]Lease|LEASE|(?<![a-z])lock|Lock|LOCK|[gG]rant|[hH]older|[oO]wner|[lL]eader|(?:^|[^A-Za-z])[eE]lect|[a-z0-9_]Elect|[cC]laim|[tT]akeover|[aA]cquire|[aA]uthority|(?:next|issue|mint|allocate)_?[tT]oken/;
 
 const hintCache = new WeakMap<SourceCode, boolean>();
 

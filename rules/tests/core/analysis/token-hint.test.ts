@@ -1,7 +1,7 @@
 /**
  * The token rules skip a file whose text names no place a fence token could live in, before
- * registering any listener. `elect` counts only at a word or camelCase start: every `SELECT`
- * passing the gate made the token rules walk most files of a database-heavy project.
+ * registering any listener. `elect` and `lease` count only at a word or camelCase start: every
+ * `SELECT` and `release()` passing the gate made the token rules walk most files of a database-heavy project.
  */
 import { describe, expect, it } from 'vitest';
 import { mayHoldFenceTokens } from '../../../src/core/tokens/token-places.js';
@@ -12,13 +12,13 @@ const holds = (text: string, options = {}) => mayHoldFenceTokens({ text } as Sou
 
 describe('the token-word gate', () => {
   it('opens on token, lease and election words', () => {
-    for (const text of ['const fencingToken = 1;', 'electLeader()', 'reElect()', 'election.campaign()', 'const epoch = 0;', 'lease.revision', 'nextToken()']) {
+    for (const text of ['const fencingToken = 1;', 'electLeader()', 'reElect()', 'election.campaign()', 'const epoch = 0;', 'lease.revision', 'renewLease()', 'LEASE_TTL', 'nextToken()']) {
       expect(holds(text), text).toBe(true);
     }
   });
 
-  it('stays shut on SELECT and selected', () => {
-    for (const text of ["db.query('SELECT id FROM users')", 'const selected = rows.filter(Boolean);', 'select.value = 1;']) {
+  it('stays shut on SELECT, selected and release', () => {
+    for (const text of ["db.query('SELECT id FROM users')", 'const selected = rows.filter(Boolean);', 'select.value = 1;', 'client.release();', 'const onRelease = () => {};']) {
       expect(holds(text), text).toBe(false);
     }
   });
