@@ -1465,3 +1465,29 @@ export async function publish(docId: string, revisionId: string) {
     },
   ],
 });
+
+// A probe of a lock key before taking the lock asks whether the lock is free; the write after the
+// acquire rests on the acquire (require-fence-condition reports it), not on the probe.
+const probeThenTake = `import Redis from 'ioredis';
+const redis = new Redis();
+async function takeLock(jobId: string, ttlMs: number): Promise<boolean> {
+  return (await redis.set(\`lock:\${jobId}\`, '1', 'PX', ttlMs, 'NX')) === 'OK';
+}
+export async function applyQueued(jobIds: string[]) {
+  for (const jobId of jobIds) {
+    if (await redis.exists(\`lock:\${jobId}\`)) continue;
+    if (!(await takeLock(jobId, 3000))) continue;
+    await redis.hset('job:state', jobId, 'ready');
+  }
+}`;
+
+ruleTester.run('no-check-then-write: a probe before the acquire', rule, {
+  valid: [{ name: 'the lock is probed for being free, then taken, then written under', code: probeThenTake }],
+  invalid: [
+    {
+      name: 'a probe of the held lock after taking it still guards the write',
+      code: probeThenTake.replace("if (await redis.exists(`lock:${jobId}`)) continue;\n    if (!(await takeLock(jobId, 3000))) continue;", "if (!(await takeLock(jobId, 3000))) continue;\n    if (!(await redis.exists(`lock:${jobId}`))) continue;"),
+      errors: [{ messageId: 'leaseValidityCheck', line: 10 }],
+    },
+  ],
+});

@@ -3641,3 +3641,25 @@ export async function fold(ids: string[], expected: number, merged: object[]) {
     },
   ],
 });
+
+ruleTester.run('require-fence-condition: a probe of the lock before taking it', rule, {
+  valid: [],
+  invalid: [
+    {
+      name: 'the write after the acquire is unfenced; the earlier probe does not hand it to no-check-then-write',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+async function takeLock(jobId: string, ttlMs: number): Promise<boolean> {
+  return (await redis.set(\`lock:\${jobId}\`, '1', 'PX', ttlMs, 'NX')) === 'OK';
+}
+export async function applyQueued(jobIds: string[]) {
+  for (const jobId of jobIds) {
+    if (await redis.exists(\`lock:\${jobId}\`)) continue;
+    if (!(await takeLock(jobId, 3000))) continue;
+    await redis.hset('job:state', jobId, 'ready');
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 10 }],
+    },
+  ],
+});

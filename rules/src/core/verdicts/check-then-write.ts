@@ -117,6 +117,7 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
       if ((check.inSectionOnly || !direct) && !analysis.sectionOf(node)) continue;
       if (check.kind === 'storedToken' && !relevant(check, write)) continue;
       if (check.needsStore && !stores(write, check.field)) continue;
+      if (check.kind !== 'storedToken' && takenAfter(analysis, check.node, node)) continue;
       if (write.carriesComparison(check.field)) {
         if (check.firstOnly) break;
         continue;
@@ -128,6 +129,17 @@ export function findCheckThenWrites(analysis: FileAnalysis, sourceCode: SourceCo
     }
   }
   return [...found.values()].filter((f) => !serializable(f.write.node, sourceCode)).sort((a, b) => a.write.node.range[0] - b.write.node.range[0]);
+}
+
+/**
+ * A lock taken between a probe of the lock and the write (`if (await redis.exists(key)) continue;`
+ * then `acquireLock(key)`): the probe asked whether the lock was free, not whether a lease held
+ * earlier is still valid, so the write rests on that acquire and its missing fence is
+ * `require-fence-condition`'s finding.
+ */
+function takenAfter(analysis: FileAnalysis, check: Node, write: Node): boolean {
+  const fn = enclosingFunction(check);
+  return analysis.acquires.some((site) => site.node.range[0] >= check.range[1] && site.node.range[0] < write.range[0] && enclosingFunction(site.node) === fn);
 }
 
 /** A call under a lock to a project function that writes (`this.store.completeRun(...)`), as a guarded write. */
