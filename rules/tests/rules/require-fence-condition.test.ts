@@ -3663,3 +3663,51 @@ export async function applyQueued(jobIds: string[]) {
     },
   ],
 });
+
+// redis-lock: the package's export, called with a client, is the lock function.
+ruleTester.run('require-fence-condition: redis-lock', rule, {
+  valid: [
+    {
+      name: 'a lock function of the project named like it but from no lock package takes nothing',
+      code: `const lock = require('./local-queue')(null);
+const { Account } = require('./models');
+export async function close(id: string) {
+  const unlock = await lock('account:' + id);
+  await Account.updateOne({ id }, { $set: { closed: true } });
+  unlock();
+}`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'promisified: the call resolves to the release function and the section runs until it',
+      code: `import { promisify } from 'util';
+import { createClient } from 'redis';
+const lock = promisify(require('redis-lock')(createClient()));
+const { Account } = require('./models');
+export async function close(id: string) {
+  const unlock = await lock('account:' + id);
+  try {
+    await Account.updateOne({ id }, { $set: { closed: true } });
+  } finally {
+    await unlock();
+  }
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 8 }],
+    },
+    {
+      name: 'the callback form, with an imported factory: the callback is the section',
+      code: `import redisLock from 'redis-lock';
+import { createClient } from 'redis';
+const lock = redisLock(createClient());
+const { Account } = require('./models');
+export function close(id: string) {
+  lock('account:' + id, 2000, async (done: () => void) => {
+    await Account.updateOne({ id }, { $set: { closed: true } });
+    done();
+  });
+}`,
+      errors: [{ messageId: 'missingFenceNoToken', line: 7 }],
+    },
+  ],
+});

@@ -408,6 +408,40 @@ function promisifiedAcquire(call: TSESTree.CallExpression, input: AcquireFinderI
   return acquires ? { library: model.id, advice: model.tokenAdvice, model } : undefined;
 }
 
+/**
+ * A call of the lock function a model's factory made (`const lock = require('redis-lock')(client)`,
+ * possibly `promisify`d): with a function as last argument that function is the section, else the
+ * call resolves to the release function.
+ */
+function madeLockFunction(call: TSESTree.CallExpression, input: AcquireFinderInput): Candidate | undefined {
+  const callee = unwrap(call.callee);
+  if (callee.type !== AST_NODE_TYPES.Identifier || !input.sourceCode) return undefined;
+  let n: Node | undefined = constInitializer(callee, input.sourceCode);
+  for (let i = 0; i < 3 && n; i++) {
+    const u: Node = unwrap(n);
+    if (u.type === AST_NODE_TYPES.CallExpression && calleeName(u) === 'promisify') n = u.arguments[0];
+    else break;
+  }
+  const made = n && unwrap(n);
+  if (made?.type !== AST_NODE_TYPES.CallExpression) return undefined;
+  const factory = unwrap(made.callee);
+  const binding = factory.type === AST_NODE_TYPES.CallExpression ? requiredPackage(factory) : input.receivers.importOf(factory);
+  if (!binding) return undefined;
+  const model = input.receivers.models.find((m) => m.lockFunctionFactories?.includes(binding.exported) && m.packages.includes(binding.source));
+  if (!model) return undefined;
+  const last = call.arguments[call.arguments.length - 1];
+  const callback = last && isFunctionNode(last) ? last : undefined;
+  return { library: model.id, advice: model.tokenAdvice, model, callback };
+}
+
+/** `require('pkg')` called in place: the package's whole export. */
+function requiredPackage(call: TSESTree.CallExpression): { source: string; exported: string } | undefined {
+  const callee = unwrap(call.callee);
+  const arg = call.arguments[0];
+  if (callee.type !== AST_NODE_TYPES.Identifier || callee.name !== 'require' || arg?.type !== AST_NODE_TYPES.Literal || typeof arg.value !== 'string') return undefined;
+  return { source: arg.value, exported: '*' };
+}
+
 /** A literal (`'1'`, `1`, `true`) or a template without expressions. */
 function isConstantValue(node: Node): boolean {
   const n = unwrap(node);
@@ -463,7 +497,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   }
 
   // A library function that takes the lock itself: `const release = await lock(redis, key)`.
-  const fnAcquire = libraryAcquireFunction(call, input) ?? promisifiedAcquire(call, input);
+  const fnAcquire = libraryAcquireFunction(call, input) ?? promisifiedAcquire(call, input) ?? madeLockFunction(call, input);
   if (fnAcquire) return fnAcquire;
   // `@Redlock(['k'], 5000) async save() {...}`: the method runs under the lock.
   if (call.parent?.type === AST_NODE_TYPES.Decorator) return lockDecorator(call, input);

@@ -56,6 +56,12 @@ export interface LockModel {
    * handle is that element (`const [acquired, release] = await tryLock(redis, key)`).
    */
   acquireFunctions?: { name: string; handleIndex?: number }[];
+  /**
+   * Exports that, called with a client, return the lock function: `const lock = require('redis-lock')(client)`,
+   * also made promise-returning (`promisify(...)`). `lock(name, [ttl], fn)` runs fn under the lock;
+   * without fn it resolves to the release function.
+   */
+  lockFunctionFactories?: string[];
   /** Exports used as method decorators that run the method under the lock: `@Redlock(['k'], 5000) async save() {...}`. */
   methodDecorators?: string[];
 }
@@ -209,6 +215,15 @@ export const LOCK_MODELS: readonly LockModel[] = [
     objectAcquire: ['acquire'],
     authorityIsHandle: true,
     tokenAdvice: `ioredis-lock's value is a random id, not an ordered token: ${DURABLE_COUNTER}`,
+  },
+  {
+    // `const lock = require('redis-lock')(client)`; `lock(name, ttl, (done) => ...)`, or
+    // `const done = await promisify(lock)(name)`: SET NX PX whose value is the expiry time.
+    ...base,
+    id: 'redis-lock',
+    packages: ['redis-lock'],
+    lockFunctionFactories: ['*', 'default'],
+    tokenAdvice: `redis-lock's value is the lock's expiry time, a clock reading, not an ordered token: ${DURABLE_COUNTER}`,
   },
   {
     // `const lock = createLock({ adapter, key, ttl })`: `lock.using(async (signal) => ...)`, or
