@@ -11,7 +11,8 @@ import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import type { FileAnalysis, WriteReading } from './file-analysis.js';
 import { releasedInPlace, type AcquireSite } from './locks/acquires.js';
-import { GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
+import { CUSTOM_ADVICE, GENERIC_RELEASE_METHOD, LOCAL_LOCK_PACKAGES } from './models/locks.js';
+import { isMetadataLockDecorator } from './locks/metadata-lock-decorators.js';
 import { isHandleTokenName, isStrongTokenName } from './models/token-names.js';
 import type { ModuleBuilder, ProjectView } from './modules/module-graph.js';
 import { receiverKey, type ReceiverKind, type ReceiverTable } from './modules/receivers.js';
@@ -937,7 +938,7 @@ class ModuleSummarizer implements ModuleBuilder {
         }
       }
     }
-    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.loopComposedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis) ?? this.curriedAcquireOf(fn, analysis);
+    return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.loopComposedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis) ?? this.metadataDecoratorAcquireOf(fn, analysis) ?? this.curriedAcquireOf(fn, analysis);
   }
 
   /**
@@ -1004,6 +1005,13 @@ class ModuleSummarizer implements ModuleBuilder {
       }
     }
     return undefined;
+  }
+
+  /** A lock decorator that only records metadata for an interceptor to act on (`locks/metadata-lock-decorators.ts`). */
+  private metadataDecoratorAcquireOf(fn: FunctionNode, analysis: FileAnalysis): AcquireSummary | undefined {
+    const name = this.functionName(fn);
+    if (!isMetadataLockDecorator(name, this.returnsOf(fn), analysis.receivers, this.sourceCode)) return undefined;
+    return { style: 'callback', decorates: true, library: 'custom', label: `\`@${name}\``, advice: CUSTOM_ADVICE, at: locationOf(this.file, fn), flow: [], tokenProperties: [] };
   }
 
   /**

@@ -275,6 +275,15 @@ export const CUSTOM_CALLBACK_ACQUIRE = /^(?:using|withLock|withLease|runWithLock
  */
 export const WITH_LOCK_FUNCTION = /^(?:with\w*(?:Locks?|Leases?|Mutex(?:es)?)|run\w*(?:WithLocks?|WithLeases?|Locked|UnderLocks?)|(?:do|run)?(?:Under|In|While)(?:Locks?|Leases?|Locked)|lockAndRun|usingLocks?|usingLeases?)$/;
 /**
+ * Framework functions that make a method decorator which only records options for the framework to
+ * read back (NestJS `SetMetadata(KEY, options)`, alone or composed with `applyDecorators(...)`).
+ * A project decorator of that shape named for a lock (`LOCK_DECORATOR_NAME`) stands for the lock an
+ * interceptor or start-up hook takes around the method: see `locks/metadata-lock-decorators.ts`.
+ */
+export const METADATA_DECORATORS = { packages: ['@nestjs/common'], record: ['SetMetadata'], compose: ['applyDecorators'] };
+/** Decorator names that say the method runs under a lock: `@DistributedLock(...)`, `@RedisLock('k')`, `@Locked()`; not `@SkipLock()`. */
+export const LOCK_DECORATOR_NAME = /^(?!(?:Skip|No|Without|Ignore|Bypass|Release|Unlock|Clear|Disable|Free)[A-Z])(?:[A-Za-z]\w*[a-z0-9])?(?:Lock|Locked|Lease|Mutex|Redlock)$|^(?:Lock|Locked|Lease|Mutex|Redlock|lock|locked|redlock)$/;
+/**
  * Key text that names a lock (`lockKey`, `lock:cart:${id}`, `LOCK_PREFIX`, `jobLease`), with a
  * word boundary so that `block`, `clock` and `release` do not count, and without the account
  * words `lockout` and `locked`.
