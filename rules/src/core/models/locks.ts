@@ -282,7 +282,7 @@ export const WITH_LOCK_FUNCTION = /^(?:with\w*(?:Locks?|Leases?|Mutex(?:es)?)|ru
  */
 export const METADATA_DECORATORS = { packages: ['@nestjs/common'], record: ['SetMetadata'], compose: ['applyDecorators'] };
 /** Decorator names that say the method runs under a lock: `@DistributedLock(...)`, `@RedisLock('k')`, `@Locked()`; not `@SkipLock()`. */
-export const LOCK_DECORATOR_NAME = /^(?!(?:Skip|No|Without|Ignore|Bypass|Release|Unlock|Clear|Disable|Free)[A-Z])(?:[A-Za-z]\w*[a-z0-9])?(?:Lock|Locked|Lease|Mutex|Redlock)$|^(?:Lock|Locked|Lease|Mutex|Redlock|lock|locked|redlock)$/;
+export const LOCK_DECORATOR_NAME = /^(?!(?:Skip|No|Without|Ignore|Bypass|Release|Unlock|Clear|Disable|Free|Is|Has)[A-Z])(?:[A-Za-z]\w*[a-z0-9])?(?:Lock|Locked|Lease|Mutex|Redlock)$|^(?:Lock|Locked|Lease|Mutex|Redlock|lock|locked|redlock)$/;
 /**
  * Key text that names a lock (`lockKey`, `lock:cart:${id}`, `LOCK_PREFIX`, `jobLease`), with a
  * word boundary so that `block`, `clock` and `release` do not count, and without the account
