@@ -100,6 +100,12 @@ function addBindings(file: string, program: TSESTree.Program, bindings: Containe
     }
     return undefined;
   };
+  const stringOf = (object: TSESTree.ObjectExpression, key: string): string | undefined => {
+    for (const p of object.properties) {
+      if (p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && p.key.name === key && p.value.type === 'Literal' && typeof p.value.value === 'string') return p.value.value;
+    }
+    return undefined;
+  };
   const stack: unknown[] = [program];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -111,7 +117,8 @@ function addBindings(file: string, program: TSESTree.Program, bindings: Containe
     const n = node as { type?: string };
     if (n.type === 'ObjectExpression') {
       const object = n as TSESTree.ObjectExpression;
-      const provided = identifierOf(object, 'provide');
+      // `provide: AccountRepositoryToken` or, as often, a string token: `provide: 'AccountRepository'`.
+      const provided = identifierOf(object, 'provide') ?? stringOf(object, 'provide');
       const bound = identifierOf(object, 'useClass');
       const from = bound ? imported.get(bound) : undefined;
       const boundFile = from && resolveImport(file, from.source);

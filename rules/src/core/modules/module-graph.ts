@@ -671,6 +671,7 @@ export class ProjectView {
     };
     visit(file, 0);
     if (classes.length === 0 && methods && methods.length > 0) classes.push(...this.structuralImplementations(file, methods));
+    if (classes.length === 0) classes.push(...this.containerBoundImplementations(file, name));
     return mergeImplementations(classes);
   }
 
@@ -691,6 +692,29 @@ export class ProjectView {
       for (const exported of module?.exports.values() ?? []) {
         if (exported.kind === 'class' && methods.every((m) => exported.methods.has(m))) found.push(exported);
       }
+    }
+    return found;
+  }
+
+  /**
+   * A contract whose implementation lives in another layer (`domain/accounts/IAccountRepository.ts`
+   * and `infra/persistence/accounts/AccountRepository.ts`), joined only by a container binding
+   * (`{ provide: 'AccountRepository', useClass: AccountRepository }`) and an `@Inject(...)` token: the
+   * classes the package's container binds that say `implements` the interface.
+   */
+  private containerBoundImplementations(file: string, name: string): ExportSummary[] {
+    const found: ExportSummary[] = [];
+    const bound = [...(this.graph.containerBindingsFor(file)?.byProvided.values() ?? [])].flat();
+    const seen = new Set<string>();
+    for (const { file: boundFile, name: exported } of bound) {
+      const key = `${boundFile}\u0000${exported}`;
+      if (seen.has(key) || boundFile === file) continue;
+      seen.add(key);
+      // Summarise only a class whose text says it implements the contract.
+      if (!this.graph.textMatches(boundFile, new RegExp(`\\bimplements\\b[^{]*\\b${name.replaceAll("$", "\\$")}\\b`))) continue;
+      const other = this.exportOf(boundFile, exported);
+      if (other?.kind === 'class' && other.implements?.includes(name)) found.push(other);
+      if (found.length >= MAX_SIBLING_CANDIDATES) break;
     }
     return found;
   }
