@@ -10,7 +10,7 @@ import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, 
 import { fileNodes } from './file-nodes.js';
 import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { callsKnownInstance } from './modules/method-receivers.js';
-import { boundToAdvisoryLock, callBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope } from './locks/advisory-scope.js';
+import { boundToAdvisoryLock, callBoundToAdvisoryLock, chainBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope, type SqlNode } from './locks/advisory-scope.js';
 import { rowLockedSection, type RowLockedSection } from './locks/transaction-row-locks.js';
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey, sameAsHeldKey } from './locks/held-key-callers.js';
@@ -679,7 +679,12 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       continue;
     }
     // A write on the connection a helper's advisory lock is held on commits while the lock is held.
-    if (acquire.lockedSession && writeConnection(node) === acquire.lockedSession.key) continue;
+    if (acquire.lockedSession) {
+      // `tx.visit.update(...)` on the `tx` the helper locked: a Prisma model delegate is the client's.
+      const on = writeConnection(node);
+      const key = acquire.lockedSession.key;
+      if (on !== undefined && (on === key || on.startsWith(`${key}.`))) continue;
+    }
     const reading = readWriteAt(node, { receivers, sourceCode, isTokenValue: (n) => tracer.isToken(n), isNonTokenValue: (n) => tracer.isNonToken(n), earlier: sqlCalls, lockKeyText: acquire.lockKeyText, isOwnLockKey, scripts, watchedBefore, recheckedBefore, claimedUniquely });
     if (reading) {
       if (reading.sink === 'sql') sqlCalls.push({ call: reading.call, acquire });
@@ -727,7 +732,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
     return fresh;
   };
   for (let i = writes.length - 1; i >= 0; i--) if (!writes[i].fenced && uncontended(writes[i].acquire)) writes.splice(i, 1);
-  sharedHelperCalls(writes, acquires, calls, functions, sourceCode, fileName);
+  sharedHelperCalls(writes, acquires, calls, functions, sourceCode, fileName, queries);
   return { acquires, writes, received, receivedWrites, sqlCalls, calls, taggedTemplates: tagged, constructed, tracer, functions, receivers, tokenColumn, sectionOf, readWrite, callees, file: options.file };
 }
 
@@ -788,7 +793,7 @@ function passedFunctionWrites(acquires: readonly AcquireSite[], callees: Project
  * reached it first. A helper that only one section reaches is part of that section and is reported
  * where it writes. Sets `reachedFrom` on the writes it moves; one site per call (its first write).
  */
-function sharedHelperCalls(writes: WriteSite[], acquires: readonly AcquireSite[], calls: readonly TSESTree.CallExpression[], functions: FunctionIndex, sourceCode: SourceCode, file: string): void {
+function sharedHelperCalls(writes: WriteSite[], acquires: readonly AcquireSite[], calls: readonly TSESTree.CallExpression[], functions: FunctionIndex, sourceCode: SourceCode, file: string, queries: readonly SqlNode[]): void {
   const inHelpers = writes.filter((w) => !w.fenced && !w.boundToLock && !acquires.some((a) => inSection(a, w.node)));
   if (inHelpers.length === 0) return;
   const innermost = (node: Node) => {
@@ -827,8 +832,18 @@ function sharedHelperCalls(writes: WriteSite[], acquires: readonly AcquireSite[]
   }
   const byCall = new Map<TSESTree.CallExpression, CallWriteSite>();
   for (const write of inHelpers) {
-    const reaching = entries.get(write) ?? [];
-    if (new Set(reaching.map((r) => r.acquire)).size < 2) continue;
+    const all = entries.get(write) ?? [];
+    // A call that hands the helper the very transaction (or session) its advisory lock holds: the write commits inside it.
+    const boundVia = (r: (typeof all)[number]) =>
+      r.acquire.advisory && (write.sink === 'sql' || write.sink === 'object') ? chainBoundToAdvisoryLock(r.acquire.advisory, r.acquire.node, [r.call, ...r.path], write.node, queries, sourceCode) : undefined;
+    const bound = all.map(boundVia);
+    const reaching = all.filter((_, i) => bound[i] === undefined);
+    if (reaching.length === 0 && all.length > 0) {
+      // Every section that reaches it hands down its lock's connection.
+      Object.assign(write, { fenced: true, boundToLock: bound[0] });
+      continue;
+    }
+    if (reaching.length === all.length && new Set(reaching.map((r) => r.acquire)).size < 2) continue;
     const at = locationOf(file, write.node);
     const label = writeLabelOf(write, sourceCode);
     write.reachedFrom = reaching.map(({ call, acquire, path }) => {

@@ -1223,7 +1223,10 @@ class ModuleSummarizer implements ModuleBuilder {
     // The connection is the receiver of the query call, or the tag of a tagged template (postgres.js `tx\`...\``),
     // or the receiver of the call a template is handed to (drizzle's `tx.execute(sql\`...\`)`).
     const runner = site.node.type === AST_NODE_TYPES.TaggedTemplateExpression && site.node.parent?.type === AST_NODE_TYPES.CallExpression && site.node.parent.arguments[0] === site.node ? site.node.parent : undefined;
-    const connection = site.node.type === AST_NODE_TYPES.CallExpression ? calleeObject(site.node) : runner ? calleeObject(runner) : site.node.tag;
+    // Prisma's `tx.$queryRaw\`...\``: the client is the tag's object.
+    const tag = site.node.type === AST_NODE_TYPES.TaggedTemplateExpression ? unwrap(site.node.tag) : undefined;
+    const prismaRaw = tag?.type === AST_NODE_TYPES.MemberExpression && /^\$/.test(memberName(tag) ?? '') ? tag.object : undefined;
+    const connection = site.node.type === AST_NODE_TYPES.CallExpression ? calleeObject(site.node) : runner ? calleeObject(runner) : (prismaRaw ?? site.node.tag);
     if (!connection) return undefined;
     const arg = this.directParam(connection, fn);
     if (arg !== undefined) return { arg, scope };

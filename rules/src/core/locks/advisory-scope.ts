@@ -32,7 +32,15 @@ const TRANSACTION_CALLBACK = /^(?:transaction|\$transaction|begin|tx|task|withTr
 const TRANSACTION_OPEN = /^(?:transaction|startTransaction|beginTransaction)$/;
 /** Calls that hand out one dedicated connection: pg `pool.connect()`, mysql2 `getConnection()`, postgres.js `sql.reserve()`. */
 const DEDICATED_OPEN = /^(?:connect|getConnection|reserve|acquire|acquireConnection)$/;
-const DEDICATED_TYPE = /^(?:PoolClient|Client|ClientBase|PoolConnection|Connection|ReservedSql|TransactionSql|Transaction|TransactionClient|QueryRunner|EntityManager|DatabaseTransactionConnection)$/;
+const DEDICATED_TYPE = /^(?:PoolClient|Client|ClientBase|PoolConnection|Connection|ReservedSql|QueryRunner|EntityManager)$/;
+/**
+ * Types that only a transaction has: Prisma's interactive `Prisma.TransactionClient`, knex's
+ * `Knex.Transaction`, Sequelize's and Kysely's `Transaction`, postgres.js `TransactionSql`, Drizzle's
+ * `PgTransaction`, Slonik's `DatabaseTransactionConnection`, and the project's aliases of them by
+ * their usual names (`Tx`, `PrismaTx`, `DbTransaction`). A parameter of such a type is the
+ * transaction its caller opened: an xact lock taken on it holds until that transaction ends.
+ */
+const TRANSACTION_TYPE = /^(?:(?:Pg|Prisma|Db|DB|Knex|Kysely|Drizzle|Sequelize|Database|Sql)?Transaction(?:Client|Sql|Connection)?|Tx|Trx|TxClient|PrismaTx|DbTx|PrismaTransactionClient)$/;
 const POOL_TYPE = /^(?:Pool|PrismaClient|Knex|Sql|Sequelize|DataSource|DatabasePool|Kysely)$/;
 const POOL_CREATION = /^(?:Pool|createPool|postgres|knex|PrismaClient|Sequelize|DataSource|createKysely|drizzle|neon)$/;
 const DEDICATED_CREATION = /^(?:Client|createConnection)$/;
@@ -195,6 +203,7 @@ function connectionKind(key: string, at: Node, sourceCode: SourceCode, depth = 0
     }
   }
   const annotation = def?.name.type === AST_NODE_TYPES.Identifier ? typeName(def.name.typeAnnotation?.typeAnnotation) : undefined;
+  if (annotation && TRANSACTION_TYPE.test(annotation)) return 'transaction';
   if (annotation && DEDICATED_TYPE.test(annotation)) return 'dedicated';
   if (annotation && POOL_TYPE.test(annotation)) return 'pool';
   if (def?.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.init) {
@@ -321,6 +330,42 @@ export function boundToAdvisoryLock(
   const connection = connectionOf(write);
   if (!connection || !isLockBinding(held, lockNode, connection, write, sourceCode, callersOf)) return undefined;
   return scopeOnOwnConnection(held, lockNode, queries, sourceCode);
+}
+
+/**
+ * Whether a write in a same-file helper, reached from the section by the calls `chain` (the call
+ * made in the section first), runs on the lock's own connection: the write goes through a
+ * parameter of the helper that each call on the way fills with the one before it, and the first
+ * with the connection the lock was taken on (`sendEstimate` locking `tx` and calling
+ * `rebuild(tx, id)`, whose `tx.estimate.update(...)` commits in that transaction). The helper's
+ * other callers, in or out of a section, do not change what this chain hands it.
+ */
+export function chainBoundToAdvisoryLock(
+  lock: AdvisoryLock,
+  lockNode: Node,
+  chain: readonly TSESTree.CallExpression[],
+  write: SqlNode | TSESTree.NewExpression,
+  queries: readonly SqlNode[],
+  sourceCode: SourceCode,
+): AdvisoryScope | undefined {
+  if (!lock.connection || chain.length === 0) return undefined;
+  let key = connectionOf(write);
+  let at: Node = write;
+  for (let i = chain.length - 1; i >= 0 && key !== undefined; i--) {
+    const root = key.split('.')[0];
+    const def = ASTUtils.findVariable(sourceCode.getScope(at), root)?.defs[0];
+    if (def?.type !== 'Parameter' || !isFunctionNode(def.node)) return undefined;
+    const index = def.node.params.findIndex((p) => p.range[0] <= def.name.range[0] && def.name.range[1] <= p.range[1]);
+    const property = index >= 0 ? destructuredKey(def.node.params[index], def.name) : null;
+    if (property === null) return undefined;
+    const arg = argumentFilling(chain[i].arguments[index], property);
+    const argRoot = arg ? receiverKey(arg) : undefined;
+    key = argRoot === undefined ? undefined : argRoot + key.slice(root.length);
+    at = chain[i];
+  }
+  if (key === undefined) return undefined;
+  const held = { ...lock, connection: lock.connection };
+  return isLockBinding(held, lockNode, key, at, sourceCode, undefined) ? scopeOnOwnConnection(held, lockNode, queries, sourceCode) : undefined;
 }
 
 /**
