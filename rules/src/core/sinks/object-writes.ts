@@ -9,7 +9,7 @@ import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { calleeName, calleeObject, constObjectBefore, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
 import { dynamoSetOnceClaim, setOnceObjectClaim } from './set-once-claims.js';
-import { literalMarkerObjectClaim, transitionObjectClaim } from './state-transitions.js';
+import { literalMarkerObjectClaim, transitionChainClaim, transitionObjectClaim } from './state-transitions.js';
 import { readStateObjectCheck } from './optimistic-checks.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
 import { sinkModel, sinkWrite, type Place, type SinkModel, type SinkWrite, type WriteKind } from '../models/sinks.js';
@@ -523,6 +523,37 @@ function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): Fou
   return undefined;
 }
 
+/**
+ * The equalities on a constant (or a list of them) a Drizzle or Kysely chain's `where` links hold
+ * for every row they write: `eq(t.status, 'DUE')` and `inArray(t.status, [...])` at the top or
+ * inside `and(...)`, `where('status', '=', 'DUE')`, `where('status', 'in', [...])`. An `or(...)`
+ * holds none of its branches for every row.
+ */
+function chainEqualities(write: ObjectWrite): Array<{ field: string; value: Node }> {
+  const out: Array<{ field: string; value: Node }> = [];
+  const visit = (node: Node, depth: number) => {
+    const n = unwrap(node);
+    if (n.type !== AST_NODE_TYPES.CallExpression || depth > 4) return;
+    const name = calleeName(n) ?? '';
+    const [column, value] = n.arguments;
+    if (name === 'and') for (const a of n.arguments) if (a.type !== AST_NODE_TYPES.SpreadElement) visit(a, depth + 1);
+    if ((name === 'eq' || name === 'inArray') && column && value && value.type !== AST_NODE_TYPES.SpreadElement) {
+      const field = memberName(unwrap(column));
+      if (field) out.push({ field, value });
+    }
+  };
+  for (const link of write.links) {
+    if (!/^(?:where|andWhere)$/.test(calleeName(link) ?? '')) continue;
+    const [a, b, c] = link.arguments;
+    const col = a ? staticString(a) : undefined;
+    if (col !== undefined && c && c.type !== AST_NODE_TYPES.SpreadElement) {
+      const op = b ? staticString(b)?.toLowerCase() : undefined;
+      if (op === '=' || op === 'in') out.push({ field: bareColumn(col), value: c });
+    } else if (a && a.type !== AST_NODE_TYPES.SpreadElement) visit(a, 0);
+  }
+  return out;
+}
+
 /** Supabase filters: `.lt('fence_token', t)`, `.filter('fence_token', 'lt', t)`, `.eq(...)`, `.match({ ... })`. */
 function supabaseCompares(write: ObjectWrite, link: TSESTree.CallExpression, name: string, options: FenceJudgeOptions): FoundComparison | undefined {
   const args = link.arguments.map((a) => (a.type === AST_NODE_TYPES.SpreadElement ? undefined : a));
@@ -677,7 +708,14 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
   const found = write.links.length > 0 ? chainComparesToken(write, options) : filterComparesToken(write, write.filter, options);
   if (!found) {
     // Filled only while still empty: the first writer wins and a late one matches nothing.
-    const claimed = write.kind === 'update' && write.links.length === 0 ? (setOnceObjectClaim(write.filter, write.values) ?? transitionObjectClaim(write.filter, write.values) ?? literalMarkerObjectClaim(write.filter, wholeUpdate(write))) : undefined;
+    const claimed =
+      write.kind !== 'update'
+        ? undefined
+        : write.links.length === 0
+          ? (setOnceObjectClaim(write.filter, write.values) ?? transitionObjectClaim(write.filter, write.values) ?? literalMarkerObjectClaim(write.filter, wholeUpdate(write)))
+          : write.api === 'drizzle' || write.api === 'kysely'
+            ? transitionChainClaim(chainEqualities(write), write.values)
+            : undefined;
     // Compared with the state the holder read, on a field the same write moves: an optimistic compare-and-set.
     const checked = !claimed && write.kind === 'update' && write.links.length === 0 ? readStateObjectCheck(write.filter, write.values) : undefined;
     // No token column: the claimed or checked field says nothing about which column the file's fence lives in.

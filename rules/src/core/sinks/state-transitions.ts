@@ -84,6 +84,30 @@ export function transitionObjectClaim(filter: TSESTree.ObjectExpression | undefi
   return undefined;
 }
 
+/**
+ * Builder chains: the field a write moves from the constants its `where` holds it to (Drizzle
+ * `and(eq(t.id, id), eq(t.status, 'DUE'))`, `inArray(t.status, ['DUE', 'LATE'])`; Kysely
+ * `where('status', '=', 'DUE')`, `where('status', 'in', [...])`) to another constant it stores.
+ */
+export function transitionChainClaim(filters: ReadonlyArray<{ field: string; value: Node }>, values: TSESTree.ObjectExpression | undefined): string | undefined {
+  if (!values) return undefined;
+  for (const { field, value } of filters) {
+    const v = unwrap(value);
+    let from: Constant[] | undefined;
+    if (v.type === AST_NODE_TYPES.ArrayExpression) {
+      const list = v.elements.map((e) => (e && e.type !== AST_NODE_TYPES.SpreadElement ? constantOf(e) : undefined));
+      from = list.length > 0 && list.every((c) => c !== undefined) ? (list as Constant[]) : undefined;
+    } else {
+      const c = constantOf(v);
+      from = c === undefined ? undefined : [c];
+    }
+    if (!from) continue;
+    const to = storedConstant(values, field);
+    if (to !== undefined && !from.includes(to)) return field;
+  }
+  return undefined;
+}
+
 /** The constant a filter value excludes: `{ $ne: c }`, `{ not: c }` (Prisma), `{ not: { equals: c } }`. */
 function excluded(node: Node): Constant | null | undefined {
   const n = unwrap(node);
