@@ -14,6 +14,8 @@ import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, enclosingFunction, unwrap, walk, type FunctionNode, type Node } from '../ast.js';
 import { INSERT_METHOD, RESULT_ROWS_MEMBERS } from '../models/sinks.js';
 import { RECORD_READ_METHOD } from '../models/record-reads.js';
+import { isFreshKey } from '../locks/fresh-keys.js';
+import { sqlTextOf } from '../locks/advisory-scope.js';
 import type { FunctionSummary } from '../modules/summaries.js';
 
 export interface InsertedRecordInput {
@@ -33,7 +35,42 @@ export function insertedRecords(fn: FunctionNode, input: InsertedRecordInput): S
       if (n.parent.kind === 'const' || threadedThrough(n.id, input.sourceCode)) names.add(n.id.name);
     } else if (n.parent.kind === 'const') for (const name of destructuredRecords(n.id, 0, returnsRowsObject(n.init))) names.add(name);
   });
+  for (const name of freshIdsInserted(fn, input.sourceCode)) names.add(name);
   return names;
+}
+
+const INSERT_SQL = /^\s*INSERT\b/i;
+const UPSERT_SQL = /\bON\s+(?:CONFLICT\b[\s\S]*\bDO\s+UPDATE|DUPLICATE\s+KEY\s+UPDATE)\b/i;
+
+/**
+ * Ids `fn` makes itself (`const id = \`job_${randomUUID()}\``, a project's `newId()`) and inserts a
+ * record under (`INSERT INTO jobs (id, ...) VALUES ($1, ...)` bound to it, or a library create
+ * whose arguments carry it): the identity of a record no other holder knows yet, as the id an
+ * insert hands back is. An upsert may write over someone's row and makes nothing its own.
+ */
+function freshIdsInserted(fn: FunctionNode, sourceCode: SourceCode): string[] {
+  const fresh: TSESTree.Identifier[] = [];
+  walk(fn.body, sourceCode.visitorKeys, (n) => {
+    if (n.type !== AST_NODE_TYPES.VariableDeclarator || n.id.type !== AST_NODE_TYPES.Identifier || !n.init || enclosingFunction(n) !== fn) return;
+    if (n.parent?.type === AST_NODE_TYPES.VariableDeclaration && n.parent.kind === 'const' && isFreshKey(n.init, sourceCode, () => false)) fresh.push(n.id);
+  });
+  if (fresh.length === 0) return [];
+  const out: string[] = [];
+  const mentions = (nodes: readonly Node[], name: string) => {
+    let found = false;
+    for (const node of nodes) walk(node, sourceCode.visitorKeys, (m) => { if (m.type === AST_NODE_TYPES.Identifier && m.name === name) found = true; });
+    return found;
+  };
+  walk(fn.body, sourceCode.visitorKeys, (n) => {
+    if (n.type !== AST_NODE_TYPES.CallExpression && n.type !== AST_NODE_TYPES.TaggedTemplateExpression) return;
+    const text = sqlTextOf(n);
+    const sqlInsert = text !== undefined && INSERT_SQL.test(text) && !UPSERT_SQL.test(text);
+    const libraryInsert = n.type === AST_NODE_TYPES.CallExpression && calleeObject(n) !== undefined && INSERT_METHOD.test(calleeName(n) ?? '') && !/upsert/i.test(calleeName(n) ?? '');
+    if (!sqlInsert && !libraryInsert) return;
+    const carried: Node[] = n.type === AST_NODE_TYPES.TaggedTemplateExpression ? n.quasi.expressions : n.arguments;
+    for (const id of fresh) if (!out.includes(id.name) && mentions(carried, id.name)) out.push(id.name);
+  });
+  return out;
 }
 
 /**
