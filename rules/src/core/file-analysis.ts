@@ -43,7 +43,7 @@ import { ReceiverTable, receiverKey } from './modules/receivers.js';
 import { typeResolverFor } from './modules/types.js';
 import { catalogFor, projectSetting, settingsKey, tokenColumnSetting } from './settings.js';
 import { isProtectedWrite, judgeWrite, readSqlCall, type SqlCall, type WriteVerdict } from './sinks/sql-writes.js';
-import { omitsArgument } from './modules/optional-arguments.js';
+import { literalsRuleOut, omitsArgument } from './modules/optional-arguments.js';
 import { onlyRelativeAssignments, onlyRelativeKnexWrite, onlyRelativeObjectWrite } from './sinks/relative-changes.js';
 import { claimedKey, conditionOnArgument, definedCommands, onlyAddsIfAbsent, judgeRedisScript, readRedisScript, type RedisScriptCommands, type RedisScriptVerdict } from './sinks/redis-scripts.js';
 import { sinkModel } from './models/sinks.js';
@@ -1129,7 +1129,7 @@ function callWriteSite(
   const flag = (w: WriteSummary) => w.flagArg !== undefined && isConstantFlagValue(node.arguments[w.flagArg]);
   // A record handed to a function that saves it is a new row when this call has just built it.
   const built = (w: WriteSummary) => w.recordArg !== undefined && isBuiltRecord(node.arguments[w.recordArg]);
-  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !ownLockKey(w) && !claimedRow(w) && !flag(w) && !built(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)));
+  const writes = callee.writes.filter((w) => !w.reportedThere && (!w.ofRecord || onRecord) && !unguarded(node, acquire, w) && !ownRow(w) && !ownLockKey(w) && !claimedRow(w) && !flag(w) && !built(w) && !w.onlyWithArgs?.some((i) => omitsArgument(node, i)) && !literalsRuleOut(node, w.onlyWhenTruthy, w.onlyWhenFalsy));
   if (writes.length === 0) return undefined;
   // A read whose only writes fill a cache with what it read (`store.hget(...)` keeping a miss in Redis) reads.
   if (isCacheFillRead(callee, writes)) return undefined;

@@ -32,7 +32,7 @@ import { abortCheckOf, mentionsAbort } from './locks/abort-checks.js';
 import { isConstantFlagValue, redisContent, redisFlagValue } from './sinks/api-writes.js';
 import { UnlockedReach } from './modules/unlocked-reach.js';
 import { BUILT_FROM, directParam, keyArgument, NAMED_BY, paramProperty, paramSources, SAME_VALUE } from './modules/param-sources.js';
-import { omitsArgument, parametersRequiredFor } from './modules/optional-arguments.js';
+import { literalsRuleOut, omitsArgument, parameterPolarity, parametersRequiredFor } from './modules/optional-arguments.js';
 import { isIoParameter } from './modules/io-parameters.js';
 import { mergeImplementations, type AcquireSummary, type ExportSummary, type FunctionSummary, type ModuleSummary, type ReleaseSummary, type SourceLocation, type WriteSummary } from './modules/summaries.js';
 
@@ -1493,6 +1493,8 @@ class ModuleSummarizer implements ModuleBuilder {
         const keyArgs = keyParams(keys);
         const keyParam = reading.sink === 'api' && reading.write.api === 'redis' && keys.length === 1 ? this.directParam(keys[0], fn) : undefined;
         const onlyWithArgs = parametersRequiredFor(reading.node, fn, this.sourceCode);
+        const polarity = parameterPolarity(reading.node, fn, this.sourceCode);
+        const literalGuards = { ...(polarity.truthy.length > 0 ? { onlyWhenTruthy: polarity.truthy } : {}), ...(polarity.falsy.length > 0 ? { onlyWhenFalsy: polarity.falsy } : {}) };
         const content = reading.sink === 'api' ? redisContent(reading.write) : undefined;
         const valueArgs = content && valueParams(content);
         const own = valueArgs ? { valueArgs, ...(unguarded(valueArgs) ? { unguarded: true } : {}) } : {};
@@ -1503,7 +1505,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const table = reading.sink === 'sql' ? reading.verdicts[0]?.statement.table : undefined;
         const connectionArg = table !== undefined ? this.directParam(connectionOf(reading.node), fn) : undefined;
         const target = table !== undefined && connectionArg !== undefined ? { table, connectionArg } : {};
-        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}), ...target, ...(reading.sink === 'api' && reading.write.api === 'redis' ? { keyValue: true } : {}), ...(keyParam !== undefined ? { keyParam } : {}) });
+        writes.push({ sink: reading.sink, label: writeLabelOf(reading, this.sourceCode), at: locationOf(this.file, reading.node), fenced: reading.fenced, conditionArgs, reportedThere, flow: [locationOf(this.file, reading.node)], ...ofRecord, ...(keyArgs.length > 0 ? { keyArgs } : {}), ...own, ...(onlyWithArgs.length > 0 ? { onlyWithArgs } : {}), ...literalGuards, ...target, ...(reading.sink === 'api' && reading.write.api === 'redis' ? { keyValue: true } : {}), ...(keyParam !== undefined ? { keyParam } : {}) });
         continue;
       }
       if (node.type !== AST_NODE_TYPES.CallExpression) continue;
@@ -1521,6 +1523,8 @@ class ModuleSummarizer implements ModuleBuilder {
         if (found.ofRecord && !onThis && !onRecord) continue;
         // A write behind an optional argument this call leaves out is not made.
         if (found.onlyWithArgs?.some((j) => omitsArgument(node, j))) continue;
+        // A write in a branch this call's literal argument rules out (`setBan(user, true)` and the `else`).
+        if (literalsRuleOut(node, found.onlyWhenTruthy, found.onlyWhenFalsy)) continue;
         // A constant passed as the value a Redis SET stores: a flag, no data.
         if (found.flagArg !== undefined && isConstantFlagValue(node.arguments[found.flagArg])) continue;
         const needed = new Set(guarded);

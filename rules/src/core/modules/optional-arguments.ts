@@ -2,8 +2,9 @@
  * Optional arguments that decide whether a callee's write runs. A repository method
  * `getOrCreate(id, owner, patch?)` that saves the record it found only `if (patch)` makes no
  * such write when called with two arguments. Only a truthiness test of the parameter itself
- * counts, and only for a parameter the function never reassigns and gives no default: the
- * value of an argument that is passed is never guessed.
+ * counts, and only for a parameter the function never reassigns and gives no default. An
+ * argument that is passed is read only when it is a literal: `setBan(user, true)` never runs the
+ * `else` of `if (enabled)`, and `sync(id, false)` never the body of `if (force)`.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
@@ -124,4 +125,64 @@ function alwaysLeaves(statement: TSESTree.Statement): boolean {
   if (statement.type !== AST_NODE_TYPES.BlockStatement) return false;
   const last = statement.body[statement.body.length - 1];
   return !!last && (last.type === AST_NODE_TYPES.ReturnStatement || last.type === AST_NODE_TYPES.ThrowStatement);
+}
+
+/**
+ * The plain parameters the path from `fn`'s body to `node` tests by truthiness alone, by the
+ * value the test needs: `truthy` for `if (p) node`, `p && node`; `falsy` for the `else` of `if (p)`,
+ * `if (!p) node`, `if (p) return;` before. Comparisons (`p !== undefined`) say nothing about a
+ * passed literal and are left out.
+ */
+export function parameterPolarity(node: Node, fn: FunctionNode, sourceCode: SourceCode): { truthy: number[]; falsy: number[] } {
+  const references = parameterReferences(fn, sourceCode);
+  const truthy = new Set<number>();
+  const falsy = new Set<number>();
+  if (references.size === 0) return { truthy: [], falsy: [] };
+  const test = (expression: Node, want: boolean) => {
+    const e = unwrap(expression);
+    if (e.type === AST_NODE_TYPES.UnaryExpression && e.operator === '!') return test(e.argument, !want);
+    if (e.type === AST_NODE_TYPES.LogicalExpression && ((e.operator === '&&' && want) || (e.operator === '||' && !want))) {
+      test(e.left, want);
+      test(e.right, want);
+      return;
+    }
+    const index = e.type === AST_NODE_TYPES.Identifier ? references.get(e) : undefined;
+    if (index !== undefined) (want ? truthy : falsy).add(index);
+  };
+  let child: Node = node;
+  for (let parent = node.parent; parent && child !== fn.body; child = parent, parent = parent.parent) {
+    switch (parent.type) {
+      case AST_NODE_TYPES.IfStatement:
+      case AST_NODE_TYPES.ConditionalExpression:
+        if (child === parent.consequent) test(parent.test, true);
+        else if (child === parent.alternate) test(parent.test, false);
+        break;
+      case AST_NODE_TYPES.LogicalExpression:
+        if (child === parent.right && parent.operator === '&&') test(parent.left, true);
+        else if (child === parent.right && parent.operator === '||') test(parent.left, false);
+        break;
+      case AST_NODE_TYPES.BlockStatement:
+        for (const statement of parent.body) {
+          if (statement === child) break;
+          if (statement.type === AST_NODE_TYPES.IfStatement && !statement.alternate && alwaysLeaves(statement.consequent)) test(statement.test, false);
+        }
+        break;
+    }
+    if (parent === fn) break;
+  }
+  return { truthy: [...truthy].sort((a, b) => a - b), falsy: [...falsy].sort((a, b) => a - b) };
+}
+
+/** The truthiness of a literal argument (`true`, `0`, `''`, `null`); undefined for anything else. */
+function literalTruthiness(arg: TSESTree.CallExpressionArgument | undefined): boolean | undefined {
+  if (!arg || arg.type === AST_NODE_TYPES.SpreadElement) return undefined;
+  const value = unwrap(arg);
+  if (value.type !== AST_NODE_TYPES.Literal || value.value instanceof RegExp || typeof value.value === 'bigint') return undefined;
+  return Boolean(value.value);
+}
+
+/** Whether a call's literal arguments rule out a write that needs parameters `truthy` set and `falsy` unset. */
+export function literalsRuleOut(call: TSESTree.CallExpression | TSESTree.NewExpression, truthy: readonly number[] | undefined, falsy: readonly number[] | undefined): boolean {
+  if (call.arguments.some((a) => a.type === AST_NODE_TYPES.SpreadElement)) return false;
+  return (truthy ?? []).some((i) => literalTruthiness(call.arguments[i]) === false) || (falsy ?? []).some((i) => literalTruthiness(call.arguments[i]) === true);
 }

@@ -150,6 +150,9 @@ export interface WriteSummary {
    * return` before it): a call that leaves one of them out (or passes `undefined`) makes no such write.
    */
   onlyWithArgs?: number[];
+  /** Plain parameters the write's path tests truthy and falsy (`if (enabled) ... else write`): a literal argument may rule it out. */
+  onlyWhenTruthy?: number[];
+  onlyWhenFalsy?: number[];
   /** Calls from the summarised function down to the write, outermost first, then the write. */
   flow: SourceLocation[];
   /**
