@@ -238,7 +238,9 @@ function addStatic(builder: SqlBuilder, node: TSESTree.Node, sourceCode: SourceC
       const expr = node.expressions[i];
       if (!expr) return;
       // A constant string inlines (`${TABLE}`); anything else is a value spliced into the text.
-      const constant = resolveConst(unwrapExpression(expr), sourceCode, hops);
+      // A choice between constants (`const table = branded ? 'titles' : 'thumbnails'`) reads as its first:
+      // both name the same statement's shape.
+      const constant = firstOfChoice(resolveConst(unwrapExpression(expr), sourceCode, hops), sourceCode, hops);
       if (constant && isConstantString(constant, sourceCode, hops - 1)) {
         const inner = new SqlBuilder(builder.nextParam);
         addStatic(inner, constant, sourceCode, hops - 1);
@@ -253,6 +255,13 @@ function addStatic(builder: SqlBuilder, node: TSESTree.Node, sourceCode: SourceC
     return Boolean(left && right && addStatic(builder, left, sourceCode, hops - 1) && addStatic(builder, right, sourceCode, hops - 1));
   }
   return false;
+}
+
+/** `c ? 'a' : 'b'` (also through consts) whose branches are both constant strings: its first branch; anything else as it is. */
+function firstOfChoice(node: TSESTree.Node | undefined, sourceCode: SourceCode, hops: number): TSESTree.Node | undefined {
+  if (node?.type !== AST_NODE_TYPES.ConditionalExpression || hops < 1) return node;
+  const branches = [node.consequent, node.alternate].map((b) => firstOfChoice(resolveConst(unwrapExpression(b), sourceCode, hops - 1), sourceCode, hops - 1));
+  return branches.every((b) => b !== undefined && isConstantString(b, sourceCode, hops - 1)) ? branches[0] : node;
 }
 
 function isConstantString(node: TSESTree.Node, sourceCode: SourceCode, hops: number): boolean {

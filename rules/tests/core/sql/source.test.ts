@@ -149,6 +149,18 @@ describe('readSqlSource', () => {
     expect(s.toSourceIndex(at)).toBe(code.indexOf('${TABLE}'));
   });
 
+  it('reads a choice between constant table names as its first, and a choice with a value as a value', () => {
+    const code = [
+      "const table = branded ? 'titles' : `thumbnails`;",
+      'await pool.query(`UPDATE ${table} SET locked = 1 WHERE video_id = $1`, [id]);',
+      "const column = branded ? 'title' : userColumn;",
+      'await pool.query(`UPDATE items SET ${column} = 1 WHERE id = $1`, [id]);',
+    ].join('\n');
+    const [first, second] = readAll(code).filter((r) => r.source);
+    expect(first.source!.analysis.text).toBe('UPDATE titles SET locked = 1 WHERE video_id = $1');
+    expect(second.source!.dynamicParams.length).toBe(1);
+  });
+
   it('binds each interpolation of a postgres.js tagged template to a parameter', () => {
     const code = 'await sql`UPDATE resource_state SET value = ${value}, fence_token = ${lease.fenceToken} WHERE resource_key = ${key} AND fence_token < ${lease.fenceToken}`;';
     const s = only(code);
