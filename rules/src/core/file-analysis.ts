@@ -6,7 +6,7 @@
 import { isAbsolute } from 'node:path';
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { RuleContext, SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, receiverPath, unwrap, type FunctionNode, type Node } from './ast.js';
+import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, receiverPath, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import { fileNodes } from './file-nodes.js';
 import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { callsKnownInstance } from './modules/method-receivers.js';
@@ -50,7 +50,7 @@ import { sinkModel } from './models/sinks.js';
 import { findReceivedLeases, type ReceivedLease } from './tokens/received-leases.js';
 import { HANDLE_STEP, TokenTracer, type PathStep } from './tokens/token-tracer.js';
 import { buildModuleSummary, localLockSummaries, writeLabelOf } from './module-summaries.js';
-import { insertedRecords, readsInserted } from './sinks/inserted-records.js';
+import { insertedRecords, isInsertResult, readsInserted } from './sinks/inserted-records.js';
 import { recordKeysOf } from './record-keys.js';
 
 export interface SqlWriteSite {
@@ -647,19 +647,53 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   // Records each function has just inserted (`const user = await this.users.create(...)`): a call
   // that writes the record it picks by their id writes the holder's own row, no other holder's.
   const insertedBy = new Map<FunctionNode, Set<string>>();
+  // A same-file function that returns what it inserted (`createJob()` returning the id it made and inserted).
+  const returnsInsertedHere = new Map<FunctionNode, boolean>();
+  const localInsertSummary = (call: TSESTree.CallExpression): FunctionSummary | undefined => {
+    const fn = functions.callee(call);
+    if (!fn || fn.body.type !== AST_NODE_TYPES.BlockStatement) return undefined;
+    let returns = returnsInsertedHere.get(fn);
+    if (returns === undefined) {
+      returnsInsertedHere.set(fn, false);
+      const own = insertedIn(fn);
+      const values: Node[] = [];
+      walk(fn.body, sourceCode.visitorKeys, (n) => {
+        if (n.type === AST_NODE_TYPES.ReturnStatement && n.argument && enclosingFunction(n) === fn) values.push(n.argument);
+      });
+      returns = values.length > 0 && values.every((v) => isInsertResult(v, own, { sourceCode, summaryOf: () => undefined }));
+      returnsInsertedHere.set(fn, returns);
+    }
+    return returns ? ({ name: '', at: locationOf(fileName, fn), params: [], releases: [], writes: [], partial: false, returnsInserted: true } as FunctionSummary) : undefined;
+  };
   const insertedIn = (fn: FunctionNode): Set<string> => {
     let names = insertedBy.get(fn);
     if (!names) {
-      names = insertedRecords(fn, { sourceCode, summaryOf: (call) => callees?.summaryOf(call) });
+      names = insertedRecords(fn, {
+        sourceCode,
+        summaryOf: (call) => {
+          const summary = callees?.summaryOf(call);
+          return summary?.returnsInserted ? summary : (localInsertSummary(call) ?? summary);
+        },
+      });
       insertedBy.set(fn, names);
     }
     return names;
   };
   // Records this request inserted, in the write's function or one it is nested in: a lock callback
   // (`withLock(k, async () => repo.update(jobId, ...))`) sees the `jobId` its enclosing function created.
-  const ownRecords = (node: Node): Set<string> => {
+  // In a same-file helper, also a parameter every caller fills with a record it has just inserted
+  // (`finishJob(jobId)` after `const jobId = await createJob(...)`).
+  const ownRecords = (node: Node, depth = 0): Set<string> => {
     const names = new Set<string>();
     for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) for (const name of insertedIn(fn)) names.add(name);
+    const fn = enclosingFunction(node);
+    if (fn && depth < 2) {
+      const callers = functions.callersOf(fn);
+      fn.params.forEach((param, i) => {
+        if (param.type !== AST_NODE_TYPES.Identifier || callers.length === 0) return;
+        if (callers.every((c) => c.arguments.length > i && readsInserted(c.arguments[i], ownRecords(c, depth + 1), sourceCode))) names.add(param.name);
+      });
+    }
     return names;
   };
   // A section that first takes its row for writing in a decorator-managed transaction (see transaction-row-locks.ts).

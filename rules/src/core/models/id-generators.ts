@@ -9,5 +9,5 @@
 export const ID_GENERATOR_NAME =
   /^(?:randomUUID|uuid(?:v[1467])?|uuidV[1467]|nanoid|customNanoid|cuid2?|createId|ulid|monotonicUlid|ObjectId|(?:gen|generate|make|create|new)(?:[A-Z]\w*)?(?:Id|ID|Uuid|UUID|Ulid))$/;
 
-/** Methods that keep an identifier fresh (`randomBytes(8).toString('hex')`, `id.slice(0, 8)` is not: a prefix may repeat). */
-export const ID_KEEPING_METHOD = /^(?:toString|toHexString|toUpperCase|toLowerCase|valueOf)$/;
+/** Methods that keep an identifier fresh (`randomBytes(8).toString('hex')`, `randomUUID().replace(/-/g, '')`); `id.slice(0, 8)` does not: a prefix may repeat. */
+export const ID_KEEPING_METHOD = /^(?:toString|toHexString|toUpperCase|toLowerCase|valueOf|replace|replaceAll)$/;

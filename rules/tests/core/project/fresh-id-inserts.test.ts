@@ -74,4 +74,42 @@ describe('a record inserted under an id the helper made', () => {
     const results = await current.lint('src/till.ts');
     expect(findings(results.get('src/till.ts'))).toContain('10 fencelint/require-fence-condition');
   });
+
+  it("holds in one file too: the helpers beside the section, every call of the write's helper handed such an id", async () => {
+    const oneFile = `import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { Pool } from 'pg';
+
+const pool = new Pool();
+const redis = new Redis();
+
+async function startRun(batch: string) {
+  const id = 'run_' + randomUUID().replace(/-/g, '');
+  await pool.query("INSERT INTO runs (id, batch, state) VALUES ($1, $2, 'busy')", [id, batch]);
+  return id;
+}
+
+async function endRun(runId: string, state: string) {
+  await pool.query('UPDATE runs SET state = $2 WHERE id = $1', [runId, state]);
+}
+
+export async function process(batch: string, other: string) {
+  if ((await redis.set('lock:batch:' + batch, '1', 'PX', 5000, 'NX')) !== 'OK') return;
+  try {
+    const run = await startRun(batch);
+    await endRun(run, 'done');
+    OTHER
+  } finally {
+    await redis.del('lock:batch:' + batch);
+  }
+}
+`;
+    current = project({ 'src/runs.ts': oneFile.replace('OTHER', '') });
+    let results = await current.lint('src/runs.ts');
+    expect(findings(results.get('src/runs.ts')).filter((f) => f.endsWith('require-fence-condition'))).toEqual([]);
+    current.remove();
+    current = project({ 'src/runs.ts': oneFile.replace('OTHER', "await endRun(other, 'stale');") });
+    results = await current.lint('src/runs.ts');
+    expect(findings(results.get('src/runs.ts')).filter((f) => f.endsWith('require-fence-condition'))).not.toEqual([]);
+  });
 });
