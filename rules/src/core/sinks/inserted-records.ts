@@ -36,7 +36,30 @@ export function insertedRecords(fn: FunctionNode, input: InsertedRecordInput): S
     } else if (n.parent.kind === 'const') for (const name of destructuredRecords(n.id, 0, returnsRowsObject(n.init))) names.add(name);
   });
   for (const name of freshIdsInserted(fn, input.sourceCode)) names.add(name);
+  for (const name of assignedOnlyInserts(fn, names, input)) names.add(name);
   return names;
+}
+
+/**
+ * A `let` declared empty (`let jobId: string | null = null`) whose every assignment is an insert's
+ * result (`jobId = await createJob(...)`): until then it names nothing, and after, the new record.
+ */
+function assignedOnlyInserts(fn: FunctionNode, known: ReadonlySet<string>, input: InsertedRecordInput): string[] {
+  const out: string[] = [];
+  walk(fn.body, input.sourceCode.visitorKeys, (n) => {
+    if (n.type !== AST_NODE_TYPES.VariableDeclarator || n.id.type !== AST_NODE_TYPES.Identifier || enclosingFunction(n) !== fn) return;
+    if (n.parent?.type !== AST_NODE_TYPES.VariableDeclaration || n.parent.kind !== 'let') return;
+    const init = n.init && unwrap(n.init);
+    if (init && !(init.type === AST_NODE_TYPES.Literal && init.value === null) && !(init.type === AST_NODE_TYPES.Identifier && init.name === 'undefined')) return;
+    const variable = ASTUtils.findVariable(input.sourceCode.getScope(n), n.id.name);
+    const writes = variable?.references.filter((r) => r.isWrite() && !r.init) ?? [];
+    const fromInserts = writes.length > 0 && writes.every((r) => {
+      const assignment = r.identifier.parent;
+      return assignment?.type === AST_NODE_TYPES.AssignmentExpression && assignment.operator === '=' && assignment.left === r.identifier && isInsertResult(assignment.right, known, input);
+    });
+    if (fromInserts) out.push(n.id.name);
+  });
+  return out;
 }
 
 const INSERT_SQL = /^\s*INSERT\b/i;

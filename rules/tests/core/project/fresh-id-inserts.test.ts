@@ -96,7 +96,8 @@ async function endRun(runId: string, state: string) {
 export async function process(batch: string, other: string) {
   if ((await redis.set('lock:batch:' + batch, '1', 'PX', 5000, 'NX')) !== 'OK') return;
   try {
-    const run = await startRun(batch);
+    let run: string | null = null;
+    run = await startRun(batch);
     await endRun(run, 'done');
     OTHER
   } finally {
