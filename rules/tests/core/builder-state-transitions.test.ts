@@ -1,5 +1,5 @@
 /**
- * Status moves written as builder chains: Drizzle `db.update(t).set({ stage: 'loaded' })
+ * Status moves written as builder chains (also TypeORM's query builder, `andWhere('is_lost = false')`): Drizzle `db.update(t).set({ stage: 'loaded' })
  * .where(and(eq(t.id, id), eq(t.stage, 'queued')))` (also `inArray`), Kysely `.set({ stage: 'loaded' })
  * .where('stage', '=', 'queued')`. The chain holds the row to the status it leaves, so a late write
  * matches nothing; an `or(...)`, an exclusion (`ne`), a target the filter admits or a computed one
@@ -16,9 +16,12 @@ import { and, eq, inArray, ne, or } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import { parcels } from './schema';
+import { DataSource } from 'typeorm';
+import { Parcel } from './parcel.entity';
 const redlock = new Redlock([new Redis()]);
 const db = drizzle(process.env.DATABASE_URL!);
 const ky = new Kysely<any>({ dialect: new PostgresDialect({} as never) });
+const ds = new DataSource({ type: 'postgres' });
 `;
 
 const unfenced = (line: number) => ({ messageId: 'missingFenceNoToken' as const, line });
@@ -34,6 +37,8 @@ ruleTester.run('require-fence-condition (status moves in builder chains)', fence
     await db.update(parcels).set({ stage: 'expired' }).where(eq(parcels.stage, 'queued'));
     await ky.updateTable('parcels').set({ stage: 'loaded', truck }).where('id', '=', parcelId).where('stage', '=', 'queued').execute();
     await ky.updateTable('parcels').set({ stage: 'lost' }).where('stage', 'in', ['queued', 'loaded']).execute();
+    await ds.createQueryBuilder().update(Parcel).set({ isLost: true }).where('truck = :truck', { truck }).andWhere('is_lost = false').execute();
+    await ds.createQueryBuilder().update(Parcel).set({ stage: 'loaded' }).where('id = :id AND stage = :from', { id: parcelId, from: 'queued' }).execute();
   });
 }`,
     },
@@ -48,9 +53,10 @@ ruleTester.run('require-fence-condition (status moves in builder chains)', fence
     await db.update(parcels).set({ stage: 'loaded' }).where(and(eq(parcels.id, parcelId), inArray(parcels.stage, ['queued', 'loaded'])));
     await db.update(parcels).set({ stage: next }).where(and(eq(parcels.id, parcelId), eq(parcels.stage, 'queued')));
     await ky.updateTable('parcels').set({ stage: next }).where('stage', '=', 'queued').execute();
+    await ds.createQueryBuilder().update(Parcel).set({ isLost: true }).where('id = :id', { id: parcelId }).andWhere('is_lost = true').execute();
   });
 }`,
-      errors: [unfenced(12), unfenced(13), unfenced(14), unfenced(15), unfenced(16)],
+      errors: [unfenced(15), unfenced(16), unfenced(17), unfenced(18), unfenced(19), unfenced(20)],
     },
   ],
 });

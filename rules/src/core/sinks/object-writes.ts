@@ -524,10 +524,11 @@ function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): Fou
 }
 
 /**
- * The equalities on a constant (or a list of them) a Drizzle or Kysely chain's `where` links hold
- * for every row they write: `eq(t.status, 'DUE')` and `inArray(t.status, [...])` at the top or
- * inside `and(...)`, `where('status', '=', 'DUE')`, `where('status', 'in', [...])`. An `or(...)`
- * holds none of its branches for every row.
+ * The equalities on a constant (or a list of them) a builder chain's `where` links hold for every
+ * row they write: Drizzle `eq(t.status, 'DUE')` and `inArray(t.status, [...])` at the top or inside
+ * `and(...)`, Kysely `where('status', '=', 'DUE')` and `'in'`, TypeORM `andWhere('is_lost = false')`
+ * and `where('stage = :from', { from: 'queued' })`. An `or(...)` holds none of its branches for
+ * every row.
  */
 function chainEqualities(write: ObjectWrite): Array<{ field: string; value: Node }> {
   const out: Array<{ field: string; value: Node }> = [];
@@ -549,9 +550,25 @@ function chainEqualities(write: ObjectWrite): Array<{ field: string; value: Node
     if (col !== undefined && c && c.type !== AST_NODE_TYPES.SpreadElement) {
       const op = b ? staticString(b)?.toLowerCase() : undefined;
       if (op === '=' || op === 'in') out.push({ field: bareColumn(col), value: c });
+    } else if (col !== undefined) {
+      // TypeORM: `andWhere('is_revoked = false')`, `where('t.status = :s', { s: 'DUE' })`, each conjunct of an `AND`.
+      for (const part of col.split(/\s+AND\s+/i)) {
+        const m = /^\s*\(?\s*([\w."]+)\s*=\s*(?::(\w+)|(true|false|'[^']*'|-?\d+))\s*\)?\s*$/i.exec(part);
+        if (!m) continue;
+        const field = bareColumn(m[1].replace(/"/g, ''));
+        const value = m[2] ? namedBinding(link, m[2]) : sqlLiteral(m[3]);
+        if (value) out.push({ field, value });
+      }
     } else if (a && a.type !== AST_NODE_TYPES.SpreadElement) visit(a, 0);
   }
   return out;
+}
+
+/** A SQL constant as the literal node the state readers take: `true`, `'DUE'`, `3`. */
+function sqlLiteral(text: string): Node {
+  const lower = text.toLowerCase();
+  const value = lower === 'true' ? true : lower === 'false' ? false : text.startsWith("'") ? text.slice(1, -1) : Number(text);
+  return { type: AST_NODE_TYPES.Literal, value, raw: text } as unknown as Node;
 }
 
 /** Supabase filters: `.lt('fence_token', t)`, `.filter('fence_token', 'lt', t)`, `.eq(...)`, `.match({ ... })`. */
@@ -713,7 +730,7 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
         ? undefined
         : write.links.length === 0
           ? (setOnceObjectClaim(write.filter, write.values) ?? transitionObjectClaim(write.filter, write.values) ?? literalMarkerObjectClaim(write.filter, wholeUpdate(write)))
-          : write.api === 'drizzle' || write.api === 'kysely'
+          : write.api !== 'supabase'
             ? transitionChainClaim(chainEqualities(write), write.values)
             : undefined;
     // Compared with the state the holder read, on a field the same write moves: an optimistic compare-and-set.
