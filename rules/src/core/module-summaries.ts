@@ -120,6 +120,15 @@ function resolvesToNothing(node: Node, visitorKeys: SourceCode.VisitorKeys): boo
   return !valued;
 }
 
+/** Whether `name` is the parameter `param` itself (`fn`, `fn = noop`, `fn: () => void`), not a name destructured from it. */
+function isWholeParam(param: TSESTree.Parameter | undefined, name: Node): boolean {
+  let p: Node | undefined = param;
+  if (p?.type === AST_NODE_TYPES.TSParameterProperty) p = p.parameter;
+  if (p?.type === AST_NODE_TYPES.AssignmentPattern) p = p.left;
+  const n = unwrap(name);
+  return p?.type === AST_NODE_TYPES.Identifier && n.type === AST_NODE_TYPES.Identifier && p.name === n.name;
+}
+
 /** `null`, `undefined`, `false`, `0`, `''`: a return that says "nothing", as a failed acquire does. */
 function isNoValue(node: Node): boolean {
   const n = unwrap(node);
@@ -882,7 +891,9 @@ class ModuleSummarizer implements ModuleBuilder {
       const callee = unwrap(call.callee);
       const target = callee.type === AST_NODE_TYPES.MemberExpression && /^(?:call|apply)$/.test(memberName(callee) ?? '') ? callee.object : callee;
       const index = this.directParam(target, fn);
-      if (index !== undefined) return index;
+      // The parameter itself, called: a callback. One destructured from an options object
+      // (`{ onGiveUp }`) is an option, read by `optionCalledIn`.
+      if (index !== undefined && isWholeParam(fn.params[index], target)) return index;
     }
     if (last !== undefined && CALLBACK_PARAM.test(paramName(fn.params[last]))) return last;
     return undefined;
@@ -904,9 +915,6 @@ class ModuleSummarizer implements ModuleBuilder {
       const returnsReply = setNx !== undefined && this.returnsReply(setNx.call, fn);
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
-      // `withLeaderLock({ key, onLeader })`: an option of the caller's called under the lock.
-      const option = owner === fn ? this.optionCalledIn(site, fn, analysis) : undefined;
-      if (option) return { ...common, style: 'callback', callbackArg: option.arg, callbackProperty: option.property, tokenProperties: [] };
       // A lock still held when the function returns: the caller holds it until a release.
       // A lock that runs a callback of its own (`lock(name, keys, async () => ...)`) is given back when
       // the callback returns: what the call returns is the callback's result, never a held lock, also
@@ -937,6 +945,11 @@ class ModuleSummarizer implements ModuleBuilder {
           };
         }
       }
+      // `withLeaderLock({ key, onLeader })`: an option of the caller's called under the lock. (A
+      // helper that also returns with the lock held, `if (!(await claim({ onBusy, onGiveUp }))) return;`,
+      // is read as the handle above: the caller's code after it runs under the lock too.)
+      const option = owner === fn ? this.optionCalledIn(site, fn, analysis) : undefined;
+      if (option) return { ...common, style: 'callback', callbackArg: option.arg, callbackProperty: option.property, tokenProperties: [] };
     }
     return this.composedAcquireOf(fn, analysis) ?? this.wrappedAcquireOf(fn, analysis) ?? this.loopComposedAcquireOf(fn, analysis) ?? this.optionCallbackAcquireOf(fn, analysis) ?? this.promisifiedAcquireOf(fn, analysis) ?? this.decoratorAcquireOf(fn, analysis) ?? this.metadataDecoratorAcquireOf(fn, analysis) ?? this.curriedAcquireOf(fn, analysis);
   }
