@@ -683,17 +683,21 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   // (`withLock(k, async () => repo.update(jobId, ...))`) sees the `jobId` its enclosing function created.
   // In a same-file helper, also a parameter every caller fills with a record it has just inserted
   // (`finishJob(jobId)` after `const jobId = await createJob(...)`).
+  const ownRecordsBy = new Map<FunctionNode, Set<string>>();
   const ownRecords = (node: Node, depth = 0): Set<string> => {
-    const names = new Set<string>();
-    for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) for (const name of insertedIn(fn)) names.add(name);
     const fn = enclosingFunction(node);
+    const known = fn && depth === 0 ? ownRecordsBy.get(fn) : undefined;
+    if (known) return known;
+    const names = new Set<string>();
+    for (let f = fn; f; f = enclosingFunction(f)) for (const name of insertedIn(f)) names.add(name);
     if (fn && depth < 2) {
-      const callers = functions.callersOf(fn);
+      const callers = fn.params.some((p) => p.type === AST_NODE_TYPES.Identifier) ? functions.callersOf(fn) : [];
       fn.params.forEach((param, i) => {
         if (param.type !== AST_NODE_TYPES.Identifier || callers.length === 0) return;
         if (callers.every((c) => c.arguments.length > i && readsInserted(c.arguments[i], ownRecords(c, depth + 1), sourceCode))) names.add(param.name);
       });
     }
+    if (fn && depth === 0) ownRecordsBy.set(fn, names);
     return names;
   };
   // A section that first takes its row for writing in a decorator-managed transaction (see transaction-row-locks.ts).
