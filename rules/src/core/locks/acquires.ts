@@ -32,7 +32,7 @@ import {
   ETCD_CLAIM_ADVICE,
   WITH_LOCK_FUNCTION,
   LEASE_TABLE_ADVICE,
-  LEASE_TABLE_WRITE,
+  leaseTableWritten,
   type CallbackMethod,
   type LockModel,
 } from '../models/locks.js';
@@ -599,8 +599,8 @@ function curriedAcquire(call: TSESTree.CallExpression, factory: TSESTree.CallExp
 
 /** SQL text that writes a row of a lease table (`UPDATE job_leases SET holder = ...`): it takes the lease. */
 function leaseTableClaim(head: string | undefined): Candidate | undefined {
-  const leaseTable = head ? LEASE_TABLE_WRITE.exec(head) : null;
-  return leaseTable ? { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable[1].toLowerCase() } : undefined;
+  const leaseTable = leaseTableWritten(head);
+  return leaseTable ? { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseTable.toLowerCase() } : undefined;
 }
 
 /**
@@ -819,10 +819,10 @@ export function findAcquires(input: AcquireFinderInput): AcquireSite[] {
     const text = sqlTextOf(tagged);
     // A lease row taken through a tagged template (postgres.js `sql`, Prisma `$executeRaw`), as
     // `pool.query('INSERT INTO job_locks ...')` takes one.
-    const leaseTable = text !== undefined ? LEASE_TABLE_WRITE.exec(text) : null;
+    const leaseTable = leaseTableWritten(text);
     if (leaseTable && !afterExit(tagged)) {
       const scope = enclosingFunction(tagged) ?? input.program;
-      const lockKeyText = leaseTable[1].toLowerCase();
+      const lockKeyText = leaseTable.toLowerCase();
       const base = {
         label: `a ${codeSpan(lockKeyText, 24)} row`, node: tagged, library: 'sql-lease-table', destructured: new Map<string, string>(), tokenProperties: [], advice: LEASE_TABLE_ADVICE, scope, lockKeyText,
       };

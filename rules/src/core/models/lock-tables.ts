@@ -47,8 +47,17 @@ export const DEFAULT_LEASE_COLUMN = 'lease_id';
 export const OWNER_COLUMN_NAME = /^(?:owner|holder|locked_?by|owned_?by|acquired_?by|worker)(?:_?(?:id|name))?$/i;
 export const LEASE_COLUMN_NAME = /^(?:lease_?id|lease|lock_?token|lock_?value|lease_?token)$/i;
 
+/**
+ * A quoted camel-case name the SQL reader lower-cases (`"CronLock"` is `cronlock`, `"JobLeases"`
+ * `jobleases`): a word joined to `lock`, `lease` or `mutex`, except the words that only end in them.
+ */
+const JOINED_LOCK_TABLE = /^[a-z][a-z0-9]*(?:lock|lease|mutex)(?:s|es)?$/;
+const NOT_A_LOCK_WORD = /(?:block|clock|flock|release|unlock|deadlock|gridlock|airlock|padlock|warlock|sherlock|hemlock|wedlock|oarlock|interlock|headlock)(?:s|es)?$/;
+
 export function isLockTable(table: string | undefined): boolean {
-  return table !== undefined && LOCK_TABLE.test(table);
+  if (table === undefined) return false;
+  const snake = table.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return LOCK_TABLE.test(table) || LOCK_TABLE.test(snake) || (JOINED_LOCK_TABLE.test(snake) && !NOT_A_LOCK_WORD.test(snake));
 }
 
 /**

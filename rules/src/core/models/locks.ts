@@ -255,6 +255,13 @@ export const ADVISORY_LOCK_FUNCTIONS = ['pg_advisory_lock', 'pg_try_advisory_loc
 export const ADVISORY_UNLOCK_FUNCTIONS = ['pg_advisory_unlock', 'pg_advisory_unlock_all'];
 /** A lease kept as a row: `INSERT INTO locks ...` / `UPDATE job_leases SET owner = ...` takes it, `DELETE` ends it. */
 export const LEASE_TABLE_WRITE = /^\s*(?:insert\s+into|update)\s+(?:"?\w+"?\.)?"?((?:\w+_)?(?:locks?|leases?|mutex(?:es)?))"?[\s(]/i;
+/** The same for a table named in camel or Pascal case (`"CronLock"`, `jobLeases`); case-sensitive, so `blocks` is no lock table. */
+const LEASE_TABLE_WRITE_CAMEL = /^\s*(?:INSERT\s+INTO|insert\s+into|Insert\s+Into|UPDATE|update|Update)\s+(?:"?\w+"?\.)?"?([A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*(?:Lock|Lease|Mutex)(?:s|es)?)"?[\s(]/;
+/** The lease table SQL text writes a row of, if any (see `LEASE_TABLE_WRITE`). */
+export function leaseTableWritten(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  return (LEASE_TABLE_WRITE.exec(text) ?? LEASE_TABLE_WRITE_CAMEL.exec(text))?.[1];
+}
 export const LEASE_TABLE_ADVICE = `a lease row identifies its holder but orders nothing: add a token column the acquire increments, or ${DURABLE_COUNTER}`;
 export const ADVISORY_LOCK_ADVICE = `a PostgreSQL advisory lock carries no token and holds only for writes on its own connection (for \`pg_advisory_xact_lock\`, in its own transaction): make the write there, or ${DURABLE_COUNTER}`;
 
