@@ -22,6 +22,16 @@ export function parametersRequiredFor(node: Node, fn: FunctionNode, sourceCode: 
   const test = (expression: Node, truthy: boolean) => {
     for (const index of testedParameters(expression, truthy, references)) required.add(index);
   };
+  guardsOnPath(node, fn, test);
+  return [...required].sort((a, b) => a - b);
+}
+
+/**
+ * Every test the path from `fn`'s body down to `node` passes, with the value it needs there: the
+ * branch of an `if` or `?:` it is in, the left side of the `&&`/`||` it is the right of, and
+ * `if (!p) return;` earlier in an enclosing block (what follows runs only when the test fails).
+ */
+function guardsOnPath(node: Node, fn: FunctionNode, test: (expression: Node, truthy: boolean) => void): void {
   let child: Node = node;
   for (let parent = node.parent; parent && child !== fn.body; child = parent, parent = parent.parent) {
     switch (parent.type) {
@@ -35,7 +45,6 @@ export function parametersRequiredFor(node: Node, fn: FunctionNode, sourceCode: 
         else if (child === parent.right && parent.operator === '||') test(parent.left, false);
         break;
       case AST_NODE_TYPES.BlockStatement:
-        // `if (!p) return;` before: what follows runs only when `p` is set.
         for (const statement of parent.body) {
           if (statement === child) break;
           if (statement.type === AST_NODE_TYPES.IfStatement && !statement.alternate && alwaysLeaves(statement.consequent)) test(statement.test, false);
@@ -44,7 +53,6 @@ export function parametersRequiredFor(node: Node, fn: FunctionNode, sourceCode: 
     }
     if (parent === fn) break;
   }
-  return [...required].sort((a, b) => a - b);
 }
 
 /** Whether a call leaves argument `index` out: fewer arguments (and no spread), or `undefined` / `void 0` there. */
@@ -149,27 +157,7 @@ export function parameterPolarity(node: Node, fn: FunctionNode, sourceCode: Sour
     const index = e.type === AST_NODE_TYPES.Identifier ? references.get(e) : undefined;
     if (index !== undefined) (want ? truthy : falsy).add(index);
   };
-  let child: Node = node;
-  for (let parent = node.parent; parent && child !== fn.body; child = parent, parent = parent.parent) {
-    switch (parent.type) {
-      case AST_NODE_TYPES.IfStatement:
-      case AST_NODE_TYPES.ConditionalExpression:
-        if (child === parent.consequent) test(parent.test, true);
-        else if (child === parent.alternate) test(parent.test, false);
-        break;
-      case AST_NODE_TYPES.LogicalExpression:
-        if (child === parent.right && parent.operator === '&&') test(parent.left, true);
-        else if (child === parent.right && parent.operator === '||') test(parent.left, false);
-        break;
-      case AST_NODE_TYPES.BlockStatement:
-        for (const statement of parent.body) {
-          if (statement === child) break;
-          if (statement.type === AST_NODE_TYPES.IfStatement && !statement.alternate && alwaysLeaves(statement.consequent)) test(statement.test, false);
-        }
-        break;
-    }
-    if (parent === fn) break;
-  }
+  guardsOnPath(node, fn, test);
   return { truthy: [...truthy].sort((a, b) => a - b), falsy: [...falsy].sort((a, b) => a - b) };
 }
 
