@@ -11,7 +11,7 @@ import { fileNodes } from './file-nodes.js';
 import { findAcquires, releasedInPlace, type AcquireSite } from './locks/acquires.js';
 import { callsKnownInstance } from './modules/method-receivers.js';
 import { boundToAdvisoryLock, callBoundToAdvisoryLock, chainBoundToAdvisoryLock, returnedUnrunBy, runsLaterInBatch, type AdvisoryScope, type SqlNode } from './locks/advisory-scope.js';
-import { rowLockedSection, type RowLockedSection } from './locks/transaction-row-locks.js';
+import { rowLockedInCallback, rowLockedSection, type RowLockedSection } from './locks/transaction-row-locks.js';
 import { fileWideKey, RedisLockKeys } from './locks/redis-locks.js';
 import { namesHeldKey, sameAsHeldKey } from './locks/held-key-callers.js';
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
@@ -731,7 +731,8 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       const bound =
         batchedUnderLock(acquire, statementOf(reading.node), sourceCode) ??
         (acquire.advisory ? boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn)) : undefined) ??
-        (reading.sink === 'object' && !reading.fenced ? rowLocked(acquire, reading.node, (family) => reading.write.model.family === family) : undefined);
+        (reading.sink === 'object' && !reading.fenced ? rowLocked(acquire, reading.node, (family) => reading.write.model.family === family) : undefined) ??
+        (!reading.fenced && rowLockedInCallback(reading.node, acquire, sourceCode) ? 'transaction' : undefined);
       writes.push((bound ? { ...reading, acquire, fenced: true, boundToLock: bound } : { ...reading, acquire }) as WriteSite);
       continue;
     }
@@ -747,7 +748,8 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
           : (batchedUnderLock(acquire, node, sourceCode) ??
             (acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode, (fn) => functions.callersOf(fn)) : handedSession) ??
             // Its writes go through the ORM, which the method's transaction carries.
-            rowLocked(acquire, node, () => [viaCall.write, ...(viaCall.furtherUnfenced ?? [])].every((w) => w.sink === 'object')));
+            rowLocked(acquire, node, () => [viaCall.write, ...(viaCall.furtherUnfenced ?? [])].every((w) => w.sink === 'object')) ??
+            (rowLockedInCallback(node, acquire, sourceCode) ? 'transaction' : undefined));
         writes.push(bound ? { ...viaCall, fenced: true, boundToLock: bound } : viaCall);
         continue;
       }

@@ -10,10 +10,10 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, memberName, staticString, unwrap, walkPruned, type Node } from '../ast.js';
+import { calleeName, contains, enclosingFunction, isFunctionNode, memberName, receiverPath, staticString, unwrap, walkPruned, type FunctionNode, type Node } from '../ast.js';
 import { resolveImported, type ImportTable } from '../modules/imports.js';
 import type { FunctionSummary } from '../modules/summaries.js';
-import { ROW_WRITE_LOCKS, TRANSACTION_DECORATORS, type SinkFamily } from '../models/sinks.js';
+import { ROW_WRITE_LOCKS, TRANSACTION_CALLBACK_METHOD, TRANSACTION_DECORATORS, type SinkFamily } from '../models/sinks.js';
 import type { AcquireSite } from './acquires.js';
 
 /** A lock mode as written: `'pessimistic_write'`, `LockMode.PESSIMISTIC_WRITE`. */
@@ -104,4 +104,52 @@ export function rowLockedSection(
   if (step?.type !== AST_NODE_TYPES.CallExpression) return undefined;
   if (!readsRowForWrite(step) && summaryOf(step)?.locksRows !== true) return undefined;
   return { family, from: step.range[1] };
+}
+
+/** The first `await` of `fn`'s own body, in source order (not one of a function nested in it). */
+function firstAwait(fn: FunctionNode, sourceCode: SourceCode): TSESTree.AwaitExpression | undefined {
+  let first: TSESTree.AwaitExpression | undefined;
+  walkPruned(fn.body, sourceCode.visitorKeys, (node) => {
+    if (first) return 'stop';
+    if (node !== fn.body && isFunctionNode(node)) return false;
+    if (node.type === AST_NODE_TYPES.AwaitExpression) {
+      first = node;
+      return 'stop';
+    }
+    return true;
+  });
+  return first;
+}
+
+/** Whether a call runs on `name`: its receiver chain starts there (`m.save(...)`, `m.getRepository(T).update(...)`), or it is handed `name`. */
+function runsOn(call: Node, name: string): boolean {
+  if (call.type !== AST_NODE_TYPES.CallExpression) return false;
+  const callee = unwrap(call.callee);
+  if (callee.type === AST_NODE_TYPES.MemberExpression && receiverPath(callee.object)[0] === name) return true;
+  return call.arguments.some((a) => {
+    const v = unwrap(a);
+    return v.type === AST_NODE_TYPES.Identifier && v.name === name;
+  });
+}
+
+/**
+ * A write inside a transaction callback the section opens (`dataSource.transaction(async (m) =>
+ * ...)`, `prisma.$transaction(async (tx) => ...)`) whose first step reads its row for writing on
+ * that transaction (`m.findOne(Tenant, { where, lock: { mode: 'pessimistic_write' } })`), made on
+ * the same transaction after it: the row lock is held until the callback's transaction commits,
+ * so the next holder, blocked on it, reads only after the write has landed.
+ */
+export function rowLockedInCallback(node: Node, site: AcquireSite, sourceCode: SourceCode): boolean {
+  for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
+    const holder = fn.parent;
+    if (holder?.type !== AST_NODE_TYPES.CallExpression || !holder.arguments.includes(fn as TSESTree.CallExpressionArgument)) continue;
+    if (!TRANSACTION_CALLBACK_METHOD.test(calleeName(holder) ?? '') || !contains(site.scope, holder) || holder.range[0] < site.range[0] || holder.range[1] > site.range[1]) continue;
+    const param = fn.params[0];
+    if (param?.type !== AST_NODE_TYPES.Identifier) return false;
+    const first = firstAwait(fn, sourceCode);
+    const step = first && unwrap(first.argument);
+    if (step?.type !== AST_NODE_TYPES.CallExpression || !readsRowForWrite(step) || !runsOn(step, param.name)) return false;
+    return node.range[0] >= step.range[1] && runsOn(node, param.name);
+  }
+  return false;
 }

@@ -1,0 +1,82 @@
+/**
+ * A section that opens a transaction callback (`dataSource.transaction(async (m) => ...)`) whose
+ * first step reads its row for writing on that transaction (`lock: { mode: 'pessimistic_write' }`):
+ * the writes made on the same transaction after it, itself or through a helper handed it, commit
+ * under the row lock, so the next holder reads only after them. A write through another connection,
+ * or after a first read that locks nothing, is still reported.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { findings, project, type Project } from '../project/project-helpers.js';
+
+const purge = `import { EntityManager } from 'typeorm';
+import { InvoiceLine } from './entities';
+
+export async function purgeLines(invoiceId: string, m: EntityManager) {
+  await m.delete(InvoiceLine, { invoiceId });
+}
+`;
+
+const entities = `import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity()
+export class Invoice {
+  @PrimaryColumn() id!: string;
+  @Column() state!: string;
+  @Column() note!: string;
+}
+
+@Entity()
+export class InvoiceLine {
+  @PrimaryColumn() id!: string;
+  @Column() invoiceId!: string;
+}
+`;
+
+const voiding = (firstRead: string) => `import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { Invoice } from './entities';
+import { purgeLines } from './purge';
+
+const redis = new Redis();
+const ds = new DataSource({ type: 'postgres' });
+const invoices = ds.getRepository(Invoice);
+
+export async function voidInvoice(id: string) {
+  if ((await redis.set('lock:invoice:' + id, '1', 'PX', 30000, 'NX')) !== 'OK') return;
+  try {
+    await ds.transaction(async (m) => {
+      const invoice = await m.findOne(Invoice, ${firstRead});
+      if (!invoice || invoice.state !== 'open') return;
+      await m.update(Invoice, { id }, { state: 'void' });
+      await purgeLines(id, m);
+      await invoices.update({ id }, { note: 'voided' });
+    });
+  } finally {
+    await redis.del('lock:invoice:' + id);
+  }
+}
+`;
+
+let current: Project | undefined;
+afterEach(() => {
+  current?.remove();
+  current = undefined;
+});
+
+describe("a row read for writing as a transaction callback's first step", () => {
+  it('holds the writes on that transaction, not the one through another connection', async () => {
+    current = project({ 'src/entities.ts': entities, 'src/purge.ts': purge, 'src/void.ts': voiding("{ where: { id }, lock: { mode: 'pessimistic_write' } }") });
+    const results = await current.lint('src/void.ts');
+    expect(findings(results.get('src/void.ts')).filter((f) => f.endsWith('require-fence-condition'))).toEqual(['18 fencelint/require-fence-condition']);
+  });
+
+  it('holds nothing when the first read locks nothing', async () => {
+    current = project({ 'src/entities.ts': entities, 'src/purge.ts': purge, 'src/void.ts': voiding('{ where: { id } }') });
+    const results = await current.lint('src/void.ts');
+    expect(findings(results.get('src/void.ts')).filter((f) => f.endsWith('require-fence-condition'))).toEqual([
+      '16 fencelint/require-fence-condition',
+      '17 fencelint/require-fence-condition',
+      '18 fencelint/require-fence-condition',
+    ]);
+  });
+});
