@@ -732,7 +732,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
         batchedUnderLock(acquire, statementOf(reading.node), sourceCode) ??
         (acquire.advisory ? boundToAdvisoryLock(acquire.advisory, acquire.node, reading.node, queries, sourceCode, (fn) => functions.callersOf(fn)) : undefined) ??
         (reading.sink === 'object' && !reading.fenced ? rowLocked(acquire, reading.node, (family) => reading.write.model.family === family) : undefined) ??
-        (!reading.fenced && rowLockedInCallback(reading.node, acquire, sourceCode) ? 'transaction' : undefined);
+        (!reading.fenced && rowLockedInCallback(reading.node, sourceCode) ? 'transaction' : undefined);
       writes.push((bound ? { ...reading, acquire, fenced: true, boundToLock: bound } : { ...reading, acquire }) as WriteSite);
       continue;
     }
@@ -749,7 +749,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
             (acquire.advisory ? callBoundToAdvisoryLock(acquire.advisory, acquire.node, node, queries, sourceCode, (fn) => functions.callersOf(fn)) : handedSession) ??
             // Its writes go through the ORM, which the method's transaction carries.
             rowLocked(acquire, node, () => [viaCall.write, ...(viaCall.furtherUnfenced ?? [])].every((w) => w.sink === 'object')) ??
-            (rowLockedInCallback(node, acquire, sourceCode) ? 'transaction' : undefined));
+            (rowLockedInCallback(node, sourceCode) ? 'transaction' : undefined));
         writes.push(bound ? { ...viaCall, fenced: true, boundToLock: bound } : viaCall);
         continue;
       }

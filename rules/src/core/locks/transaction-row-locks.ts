@@ -10,7 +10,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, contains, enclosingFunction, isFunctionNode, memberName, receiverPath, staticString, unwrap, walkPruned, type FunctionNode, type Node } from '../ast.js';
+import { calleeName, enclosingFunction, isFunctionNode, memberName, receiverPath, staticString, unwrap, walkPruned, type FunctionNode, type Node } from '../ast.js';
 import { resolveImported, type ImportTable } from '../modules/imports.js';
 import type { FunctionSummary } from '../modules/summaries.js';
 import { ROW_WRITE_LOCKS, TRANSACTION_CALLBACK_METHOD, TRANSACTION_DECORATORS, type SinkFamily } from '../models/sinks.js';
@@ -139,11 +139,13 @@ function runsOn(call: Node, name: string): boolean {
  * the same transaction after it: the row lock is held until the callback's transaction commits,
  * so the next holder, blocked on it, reads only after the write has landed.
  */
-export function rowLockedInCallback(node: Node, site: AcquireSite, sourceCode: SourceCode): boolean {
+export function rowLockedInCallback(node: Node, sourceCode: SourceCode): boolean {
   for (let fn = enclosingFunction(node); fn; fn = enclosingFunction(fn)) {
     const holder = fn.parent;
     if (holder?.type !== AST_NODE_TYPES.CallExpression || !holder.arguments.includes(fn as TSESTree.CallExpressionArgument)) continue;
-    if (!TRANSACTION_CALLBACK_METHOD.test(calleeName(holder) ?? '') || !contains(site.scope, holder) || holder.range[0] < site.range[0] || holder.range[1] > site.range[1]) continue;
+    // Wherever the section's lock was taken (here, or in a caller that reaches this helper), the
+    // row lock is held from the read to the callback's commit, and the write sits between.
+    if (!TRANSACTION_CALLBACK_METHOD.test(calleeName(holder) ?? '')) continue;
     const param = fn.params[0];
     if (param?.type !== AST_NODE_TYPES.Identifier) return false;
     const first = firstAwait(fn, sourceCode);

@@ -79,4 +79,39 @@ describe("a row read for writing as a transaction callback's first step", () => 
       '18 fencelint/require-fence-condition',
     ]);
   });
+
+  it('holds them too when the transaction is opened by a helper the locked callback runs', async () => {
+    const helper = `import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { Invoice } from './entities';
+import { purgeLines } from './purge';
+
+const redis = new Redis();
+const ds = new DataSource({ type: 'postgres' });
+
+async function voidLocked(id: string) {
+  await ds.transaction(async (m) => {
+    const invoice = await m.findOne(Invoice, { where: { id }, lock: { mode: 'pessimistic_write' } });
+    if (!invoice) return;
+    await purgeLines(id, m);
+  });
+}
+
+export async function voidInvoice(id: string) {
+  if ((await redis.set('lock:invoice:' + id, '1', 'PX', 30000, 'NX')) !== 'OK') return;
+  try {
+    await voidLocked(id);
+  } finally {
+    await redis.del('lock:invoice:' + id);
+  }
+}
+`;
+    current = project({ 'src/entities.ts': entities, 'src/purge.ts': purge, 'src/void.ts': helper });
+    const results = await current.lint('src/void.ts');
+    expect(findings(results.get('src/void.ts')).filter((f) => f.endsWith('require-fence-condition'))).toEqual([]);
+    current.remove();
+    current = project({ 'src/entities.ts': entities, 'src/purge.ts': purge, 'src/void.ts': helper.replace(", lock: { mode: 'pessimistic_write' }", '') });
+    const unlocked = await current.lint('src/void.ts');
+    expect(findings(unlocked.get('src/void.ts')).filter((f) => f.endsWith('require-fence-condition'))).not.toEqual([]);
+  });
 });
