@@ -133,8 +133,8 @@ function runsOn(call: Node, name: string): boolean {
 }
 
 /**
- * A write inside a transaction callback the section opens (`dataSource.transaction(async (m) =>
- * ...)`, `prisma.$transaction(async (tx) => ...)`) whose first step reads its row for writing on
+ * A write inside a transaction callback (`dataSource.transaction(async (m) => ...)`,
+ * `prisma.$transaction(async (tx) => ...)`), in the section or in a helper it runs, whose first step reads its row for writing on
  * that transaction (`m.findOne(Tenant, { where, lock: { mode: 'pessimistic_write' } })`), made on
  * the same transaction after it: the row lock is held until the callback's transaction commits,
  * so the next holder, blocked on it, reads only after the write has landed.
