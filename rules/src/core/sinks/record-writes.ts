@@ -12,7 +12,9 @@
  * base; an object of unknown origin with a `save` method is not a record.
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, isFunctionNode, memberName, propertyKeyName, propertyValue, receiverPath, unwrap, type Node } from '../ast.js';
+import { visitorKeys as treeKeys } from '@typescript-eslint/visitor-keys';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, calleeObject, isFunctionNode, memberName, propertyKeyName, propertyValue, receiverPath, unwrap, walkPruned, type Node } from '../ast.js';
 import { RECORD_LIST_READ_METHOD, RECORD_READ_METHOD } from '../models/record-reads.js';
 import { SINK_MODELS, type SinkModel, type WriteKind } from '../models/sinks.js';
 import type { ReceiverTable } from '../modules/receivers.js';
@@ -43,6 +45,8 @@ export interface RecordWriteReading {
 }
 
 const RECORD_MODELS = SINK_MODELS.filter((m) => m.records);
+/** The tree's own child keys: these readings have no SourceCode at hand. */
+const visitorKeys = treeKeys as SourceCode.VisitorKeys;
 /** Model reads that name their library: Sequelize `findByPk`, Mongoose `findById`, TypeORM `findOneBy`. */
 const READ_LIBRARY: Readonly<Record<string, string>> = { findByPk: 'sequelize', findById: 'mongodb', findOneBy: 'typeorm', findOneByOrFail: 'typeorm', findOneOrFail: 'typeorm', findBy: 'typeorm', findAll: 'sequelize', find: 'mongodb' };
 
@@ -74,12 +78,56 @@ function modelRead(init: Node | undefined, list = false): TSESTree.CallExpressio
   return RECORD_READ_METHOD.test(name) || (list && RECORD_LIST_READ_METHOD.test(name)) ? call : undefined;
 }
 
+/** Whether `statement` assigns `name` anywhere inside it (a nested function's own scope aside). */
+function assigns(statement: Node, name: string): boolean {
+  let found = false;
+  walkPruned(statement, visitorKeys, (n) => {
+    if (found) return 'stop';
+    if (n !== statement && isFunctionNode(n)) return false;
+    if (n.type === AST_NODE_TYPES.AssignmentExpression && n.left.type === AST_NODE_TYPES.Identifier && n.left.name === name) found = true;
+    else if (n.type === AST_NODE_TYPES.UpdateExpression && n.argument.type === AST_NODE_TYPES.Identifier && n.argument.name === name) found = true;
+    return !found;
+  });
+  return found;
+}
+
+/**
+ * The value a `let` holds where `id` reads it, when the nearest earlier statement of an enclosing
+ * block that changes it is a plain `name = value;` (`wallet = repo.create({...})` in the branch
+ * where the read found none). Undefined when a nearer statement may change it in a branch, or
+ * when no statement of the function does (the declarator then says what it holds).
+ */
+function lastAssigned(id: TSESTree.Identifier): Node | undefined {
+  let inner: Node = id;
+  for (let block: Node | undefined = id.parent; block && !isFunctionNode(block); inner = block, block = block.parent) {
+    if (block.type !== AST_NODE_TYPES.BlockStatement) continue;
+    const at = block.body.indexOf(inner as TSESTree.Statement);
+    for (let i = at - 1; i >= 0; i--) {
+      const statement = block.body[i];
+      if (statement.type === AST_NODE_TYPES.VariableDeclaration && statement.declarations.some((d) => d.id.type === AST_NODE_TYPES.Identifier && d.id.name === id.name)) return undefined;
+      if (!assigns(statement, id.name)) continue;
+      const expression = statement.type === AST_NODE_TYPES.ExpressionStatement ? unwrap(statement.expression) : undefined;
+      return expression?.type === AST_NODE_TYPES.AssignmentExpression && expression.operator === '=' && expression.left.type === AST_NODE_TYPES.Identifier ? expression.right : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** A `let` last set to a record the function built (see `lastAssigned`): saving it inserts. */
+function assignedBuilt(id: TSESTree.Identifier): boolean {
+  const value = lastAssigned(id);
+  return !!value && value !== id && isBuiltRecord(value);
+}
+
 /**
  * The read a record comes from: its own declarator's, or, for an element of a list read
  * (`for (const row of rows)`, `rows.forEach((row) => ...)`), the list's. `list` lets the
  * record itself be the list (`repo.save(rows)`).
  */
 function recordRead(id: TSESTree.Identifier, list: boolean, depth = 0): TSESTree.CallExpression | undefined {
+  // `record = await repo.findOneBy(...)` since its declaration: that read's record.
+  const assigned = lastAssigned(id);
+  if (assigned) return modelRead(assigned, list);
   const own = declaratorOf(id);
   const init = own?.init ? unwrap(own.init) : undefined;
   // `const advert = pub.advert`, where `pub` was read with `include: [...]`: the associated record
@@ -141,6 +189,8 @@ export function fetchedRecordModel(record: Node, receivers?: ReceiverTable, list
     return parentRead && readsAssociations(parentRead) ? modelOfRead(parentRead, receivers) : undefined;
   }
   if (id.type !== AST_NODE_TYPES.Identifier) return undefined;
+  // Read first, then built where the read found none: this save inserts the new record.
+  if (assignedBuilt(id)) return undefined;
   const read = recordRead(id, list);
   // A parameter typed as a model class: the caller's record, saved back as a fetched one is
   // (`repo.save(order)` in a service handed `order: Order`).
@@ -359,6 +409,7 @@ export function isBuiltRecord(arg: Node | undefined): boolean {
   // `repo.create({...})`, or a factory named for making one (`newBin(label)`, `buildOrder(...)`).
   if (n.type === AST_NODE_TYPES.CallExpression) return /^(?:merge|(?:create|build|make|new)(?:[A-Z]\w*)?)$/.test(calleeName(n) ?? '');
   if (n.type !== AST_NODE_TYPES.Identifier) return false;
+  if (assignedBuilt(n)) return true;
   const init = declaratorOf(n)?.init;
   return !!init && init !== n && isBuiltRecord(init);
 }
