@@ -350,23 +350,31 @@ function sqlReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableColumn
 }
 
 /**
- * Columns an INSERT into a lock table fills with a value generated for it at random
+ * Columns an acquire of a lock table fills with a value made for that acquire: at random
  * (`VALUES ($1, $2)` with `$2` bound to `randomUUID()` or `uuidv4()`, directly or through a
- * `const`, or `gen_random_uuid()` in the SQL): every acquire writes a new one, so a row picked by
- * it is the row of the holder that has that value, and a release by it compares the holder.
+ * `const`, or `gen_random_uuid()` in the SQL), or a holder id built from one or from the clock
+ * (`` `${job}-${Date.now()}` ``), inserted or set when the upsert takes an expired row over (its
+ * `DO UPDATE SET`, an `UPDATE ... SET`). Every acquire writes a new one, so a row picked by it is
+ * the row of the holder that has that value, and a release by it compares the holder. A bare
+ * timestamp column (`locked_at = $3` bound to `new Date()`) is the acquire's time, not an id.
  */
 function randomlyInserted(statement: SqlStatementInfo, call: SqlCall, sourceCode: SourceCode): string[] {
-  if (statement.kind !== 'insert') return [];
+  if (statement.kind !== 'insert' && statement.kind !== 'update') return [];
   const out: string[] = [];
-  for (const { column, value } of statement.insertedValues ?? []) {
+  const conflict = new Set(statement.conflictColumns ?? []);
+  for (const { column, value } of [...(statement.insertedValues ?? []), ...statement.assignments]) {
+    if (conflict.has(column.toLowerCase()) || LOCK_EXPIRY_COLUMN.test(column)) continue;
     if (sqlClockFunction(value)?.kind === 'random') out.push(column);
-    else if (value.params.length === 1 && value.columns.length === 0 && value.text.trim() === `$${value.params[0]}` && isRandomValue(call.param(value.params[0]!), sourceCode)) out.push(column);
+    else if (value.params.length === 1 && value.columns.length === 0 && value.text.trim() === `$${value.params[0]}` && isHolderValue(call.param(value.params[0]!), sourceCode)) out.push(column);
   }
   return out;
 }
 
-/** A random source call, as bound (`{ type: 'uuid', value: id }` for a typed parameter), or a `const` bound to one. */
-function isRandomValue(node: Node | undefined, sourceCode: SourceCode): boolean {
+/**
+ * A random source call, as bound (`{ type: 'uuid', value: id }` for a typed parameter), or a
+ * `const` bound to one; or a text joined from one or from the clock (`` `${name}-${Date.now()}` ``).
+ */
+function isHolderValue(node: Node | undefined, sourceCode: SourceCode, joined = false, depth = 0): boolean {
   let n = node && unwrap(node);
   if (n?.type === AST_NODE_TYPES.ObjectExpression) n = propertyValue(n, 'value');
   n = n && unwrap(n);
@@ -375,8 +383,12 @@ function isRandomValue(node: Node | undefined, sourceCode: SourceCode): boolean 
     const declaration = def?.type === 'Variable' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier && def.parent?.type === AST_NODE_TYPES.VariableDeclaration && def.parent.kind === 'const' ? def.node : undefined;
     n = declaration?.init ? unwrap(declaration.init) : undefined;
   }
-  if (n?.type !== AST_NODE_TYPES.CallExpression) return false;
-  return clockSourceOf(n, sourceCode, clockImports(sourceCode))?.kind === 'random';
+  if (!n || depth > 3) return false;
+  if (n.type === AST_NODE_TYPES.TemplateLiteral) return n.expressions.some((e) => isHolderValue(e, sourceCode, true, depth + 1));
+  if (n.type === AST_NODE_TYPES.BinaryExpression && n.operator === '+') return [n.left, n.right].some((e) => isHolderValue(e, sourceCode, true, depth + 1));
+  if (n.type !== AST_NODE_TYPES.CallExpression && n.type !== AST_NODE_TYPES.NewExpression) return false;
+  const kind = clockSourceOf(n, sourceCode, clockImports(sourceCode))?.kind;
+  return kind === 'random' || (joined && kind !== undefined);
 }
 
 /**
