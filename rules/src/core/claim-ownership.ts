@@ -50,10 +50,16 @@ export function readingPicksClaimed(w: WriteReading, claims: readonly CheckedCla
   if (w.fenced) return false;
   return claims.some((claim) => {
     if (!claim.branches.some((b) => contains(b, w.node))) return false;
-    if (w.sink === 'object') return filterPicksClaimed(w.write.filter, claim.keys, sourceCode);
+    if (w.sink === 'object') return filterPicksClaimed(w.write.filter, claim.keys, sourceCode) || byIdPicksClaimed(w, claim.keys, sourceCode);
     if (w.sink === 'sql') return w.verdicts.every((v) => v.statement.conditions.some((c) => c.op === '=' && c.value.params.length === 1 && picksClaimed(w.call.param(c.value.params[0]) ?? w.node, claim.keys, sourceCode)));
     return false;
   });
+}
+
+/** `Model.findByIdAndUpdate(id, ...)`: a write that picks its record by the id it is handed first. */
+function byIdPicksClaimed(w: Extract<WriteReading, { sink: 'object' }>, keys: readonly Node[], sourceCode: SourceCode): boolean {
+  const first = w.write.node.type === AST_NODE_TYPES.CallExpression && /ById/.test(w.write.method) ? w.write.node.arguments[0] : undefined;
+  return !!first && first.type !== AST_NODE_TYPES.SpreadElement && picksClaimed(first, keys, sourceCode);
 }
 
 /** A call in a branch where a claim matched whose write picks its record by an argument that is the claimed key. */

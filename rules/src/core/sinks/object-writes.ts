@@ -90,6 +90,17 @@ function argumentObject(call: TSESTree.CallExpression | TSESTree.NewExpression, 
   return arg && arg.type === AST_NODE_TYPES.Identifier ? constObjectBefore(arg) : undefined;
 }
 
+/**
+ * A MongoDB update written as an aggregation pipeline of one stage (`[{ $set: {...} }]`): that
+ * stage is the update document. A longer pipeline is read as no literal values.
+ */
+function pipelineStage(call: TSESTree.CallExpression | TSESTree.NewExpression, index: number): TSESTree.ObjectExpression | undefined {
+  const arg = call.arguments[index] && unwrap(call.arguments[index]);
+  if (arg?.type !== AST_NODE_TYPES.ArrayExpression || arg.elements.length !== 1) return undefined;
+  const stage = arg.elements[0];
+  return stage && stage.type === AST_NODE_TYPES.ObjectExpression ? stage : undefined;
+}
+
 /** Chain links from the outermost call down to the root. */
 function chainLinks(call: TSESTree.CallExpression): TSESTree.CallExpression[] {
   const links: TSESTree.CallExpression[] = [call];
@@ -128,7 +139,7 @@ function at(call: TSESTree.CallExpression | TSESTree.NewExpression, place: Place
   if (!place) return undefined;
   const host = place.link ? links.find((l) => calleeName(l) === place.link) : call;
   if (!host) return undefined;
-  let value: TSESTree.ObjectExpression | undefined = argumentObject(host, place.arg);
+  let value: TSESTree.ObjectExpression | undefined = argumentObject(host, place.arg) ?? (place.operator ? pipelineStage(host, place.arg) : undefined);
   for (const key of place.property ?? []) value = asObject(propertyValue(value, key));
   if (place.operator && value) {
     // `{ $set: {...} }`, or a replacement document without update operators.

@@ -13,12 +13,13 @@ import { propertyKeyName, unwrap, type Node } from '../ast.js';
 import type { SqlComparison, SqlStatementInfo } from '../sql/types.js';
 import { bareColumn, sameColumn } from './fence-judgement.js';
 
-type Constant = string | number | boolean;
+/** A state as written; `null` is the state of a record never moved (`{ state: null }`). */
+type Constant = string | number | boolean | null;
 
 function constantOf(node: Node | null | undefined): Constant | undefined {
   if (!node) return undefined;
   const n = unwrap(node);
-  if (n.type === AST_NODE_TYPES.Literal && (typeof n.value === 'string' || typeof n.value === 'number' || typeof n.value === 'boolean')) return n.value;
+  if (n.type === AST_NODE_TYPES.Literal && (typeof n.value === 'string' || typeof n.value === 'number' || typeof n.value === 'boolean' || n.value === null)) return n.value as Constant;
   if (n.type === AST_NODE_TYPES.TemplateLiteral && n.expressions.length === 0) return n.quasis[0]?.value.cooked ?? undefined;
   // An enum member (`DigestStatus.PENDING`, `Status.Done`): a constant named by its path.
   if (n.type === AST_NODE_TYPES.MemberExpression && !n.computed && n.property.type === AST_NODE_TYPES.Identifier && unwrap(n.object).type === AST_NODE_TYPES.Identifier) {
@@ -74,14 +75,40 @@ export function transitionObjectClaim(filter: TSESTree.ObjectExpression | undefi
   if (!filter || !values) return undefined;
   for (const p of filter.properties) {
     if (p.type !== AST_NODE_TYPES.Property) continue;
-    const field = propertyKeyName(p);
+    const key = propertyKeyName(p);
+    const either = key === '$or' || key === 'OR' ? admittedByBranches(p.value as Node) : undefined;
+    const field = either?.field ?? key;
     if (!field || field.startsWith('$') || field === 'OR' || field === 'AND' || field === 'NOT') continue;
-    const from = admitted(p.value as Node);
+    const from = either?.from ?? admitted(p.value as Node);
     if (!from) continue;
     const to = storedConstant(values, field);
     if (to !== undefined && !from.includes(to)) return field;
   }
   return undefined;
+}
+
+/**
+ * `$or: [{ state: null }, { state: 'FAILED' }]` (Prisma `OR`): every branch tests the same one
+ * field against constants, so the filter admits their union, as `$in` would.
+ */
+function admittedByBranches(node: Node): { field: string; from: Constant[] } | undefined {
+  const list = unwrap(node);
+  if (list.type !== AST_NODE_TYPES.ArrayExpression || list.elements.length === 0) return undefined;
+  let field: string | undefined;
+  const from: Constant[] = [];
+  for (const e of list.elements) {
+    const branch = e && e.type !== AST_NODE_TYPES.SpreadElement ? unwrap(e) : undefined;
+    if (branch?.type !== AST_NODE_TYPES.ObjectExpression || branch.properties.length !== 1) return undefined;
+    const p = branch.properties[0];
+    if (p.type !== AST_NODE_TYPES.Property) return undefined;
+    const key = propertyKeyName(p);
+    if (!key || key.startsWith('$') || (field !== undefined && key !== field)) return undefined;
+    field = key;
+    const admits = admitted(p.value as Node);
+    if (!admits) return undefined;
+    from.push(...admits);
+  }
+  return field === undefined ? undefined : { field, from };
 }
 
 /**
