@@ -32,7 +32,7 @@ import { ProjectCallees } from './modules/project-callees.js';
 import { forwardedCall, tableEntryFunctions } from './modules/table-entries.js';
 import { isCacheFillRead } from './sinks/cache-fills.js';
 import { ownerOf, UnlockedReach } from './modules/unlocked-reach.js';
-import { BUILT_FROM, paramSources } from './modules/param-sources.js';
+import { BUILT_FROM, directParam, paramSources } from './modules/param-sources.js';
 import type { FunctionSummary, SourceLocation, WriteSummary } from './modules/summaries.js';
 import { judgeKnexWrite, readKnexWrite, type KnexVerdict, type KnexWrite } from './sinks/knex-writes.js';
 import { judgeObjectWrite, objectWriteTable, readObjectWrite, type ObjectVerdict, type ObjectWrite } from './sinks/object-writes.js';
@@ -519,7 +519,7 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
   let summaryOf = projectSummary;
   // The file's own lock helpers (a function that takes a lock and returns holding it, or runs a
   // parameter under it): a second pass reads their calls as acquires, from their summaries.
-  const helpers = localLockHelpers(acquires, functions, calls);
+  const helpers = localLockHelpers(acquires, functions, calls, sourceCode);
   if (helpers.size > 0) {
     const firstPass: FileAnalysis = {
       ...empty(), acquires, tracer: new TokenTracer(sourceCode, functions, acquires, { imports, catalog }), callees,
@@ -1023,7 +1023,7 @@ function callsOwnParameter(site: AcquireSite, fn: FunctionNode, calls: readonly 
  * in a function they return) with no release there, or with a callback that is not theirs;
  * and the functions that call those, up to three levels. Only called functions count.
  */
-function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionIndex, calls: readonly TSESTree.CallExpression[]): Set<FunctionNode> {
+function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionIndex, calls: readonly TSESTree.CallExpression[], sourceCode: SourceCode): Set<FunctionNode> {
   const helpers = new Set<FunctionNode>();
   for (const site of acquires) {
     if (site.handedOver) continue;
@@ -1038,6 +1038,14 @@ function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionI
     else if (fn && fn.parent?.type === AST_NODE_TYPES.AssignmentExpression && memberName(fn.parent.left) === 'value') {
       const decorator = enclosingFunction(fn.parent);
       fn = (decorator && enclosingFunction(decorator)) ?? fn;
+    }
+    // `setInterval(() => withLease(name, ms, job), ms)` in `every(name, ms, job)`: the function whose parameter the lock runs.
+    else if (fn && site.callbackArgument && directParam(site.callbackArgument, fn, sourceCode) === undefined) {
+      for (let outer = enclosingFunction(fn); outer; outer = enclosingFunction(outer)) {
+        if (directParam(site.callbackArgument, outer, sourceCode) === undefined) continue;
+        fn = outer;
+        break;
+      }
     }
     if (!fn) continue;
     const escapes = !releasedInPlace(site) && site.scope === enclosingFunction(site.node);

@@ -905,7 +905,22 @@ class ModuleSummarizer implements ModuleBuilder {
     for (const site of analysis.acquires) {
       const owner = enclosingFunction(site.node);
       // A lock handed to this function and released here was taken by a caller: no acquire for callers.
-      if (site.handedOver || (owner !== fn && !returned.some((r) => r === owner) && !this.retriedBy(owner, site.node, fn))) continue;
+      if (site.handedOver) continue;
+      if (owner !== fn && !returned.some((r) => r === owner) && !this.retriedBy(owner, site.node, fn)) {
+        // `setInterval(() => withLease(name, ms, job), ms)`: a callback acquire in a callback of this
+        // function, handed this function's parameter, runs that parameter under the lock whenever it runs.
+        const forwarded = site.callbackArgument && contains(fn.body, site.node) ? this.directParam(site.callbackArgument, fn) : undefined;
+        if (forwarded !== undefined) {
+          return {
+            ...this.acquireFields(site),
+            ...(site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
+            style: 'callback',
+            callbackArg: forwarded,
+            tokenProperties: [],
+          };
+        }
+        continue;
+      }
       const common = {
         ...this.acquireFields(site),
         ...(site.keyNode ? this.keyNamedBy(site.keyNode, fn) : site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
