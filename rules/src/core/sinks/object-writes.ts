@@ -6,7 +6,9 @@
  * `.where('fence_token', '<', token)`, `ConditionExpression: 'fence_token < :t'`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, constObjectBefore, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, type Node } from '../ast.js';
+import { visitorKeys as treeKeys } from '@typescript-eslint/visitor-keys';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, calleeObject, constObjectBefore, constValueBefore, enclosingFunction, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, walkPruned, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
 import { dynamoSetOnceClaim, setOnceObjectClaim } from './set-once-claims.js';
 import { literalMarkerObjectClaim, transitionChainClaim, transitionObjectClaim } from './state-transitions.js';
@@ -677,8 +679,14 @@ function escape(text: string): string {
 }
 
 /** The operation objects of a bulk write: an array literal, or `rows.map((r) => ({ ... }))` returning one literal. */
-function bulkOperations(arg: Node | undefined): TSESTree.ObjectExpression[] | undefined {
+function bulkOperations(arg: Node | undefined, named = true): TSESTree.ObjectExpression[] | undefined {
   const n = arg && unwrap(arg);
+  // `const ops = items.map(...)`, or `const ops = []` filled by `ops.push({...})` before the call.
+  if (n?.type === AST_NODE_TYPES.Identifier && named) {
+    const value = constValueBefore(n);
+    if (value?.type === AST_NODE_TYPES.ArrayExpression && value.elements.length === 0) return pushedOperations(n);
+    return value ? bulkOperations(value, false) : undefined;
+  }
   if (n?.type === AST_NODE_TYPES.ArrayExpression) {
     const ops = n.elements.map((e) => (e && e.type !== AST_NODE_TYPES.SpreadElement ? asObject(e) : undefined));
     return ops.every((o): o is TSESTree.ObjectExpression => o !== undefined) ? ops : undefined;
@@ -695,8 +703,33 @@ function bulkOperations(arg: Node | undefined): TSESTree.ObjectExpression[] | un
 }
 
 /**
+ * The objects pushed onto an array declared empty, in the function that sends it (`ops.push({
+ * updateOne: {...} })` in a loop); undefined when anything else is pushed or it is passed on.
+ */
+function pushedOperations(id: TSESTree.Identifier): TSESTree.ObjectExpression[] | undefined {
+  const fn = enclosingFunction(id);
+  if (!fn) return undefined;
+  const out: TSESTree.ObjectExpression[] = [];
+  let unknown = false;
+  walkPruned(fn.body, treeKeys as SourceCode.VisitorKeys, (node) => {
+    if (unknown) return 'stop';
+    if (node.type !== AST_NODE_TYPES.CallExpression || calleeName(node) !== 'push') return true;
+    const target = calleeObject(node);
+    if (!target || unwrap(target).type !== AST_NODE_TYPES.Identifier || (unwrap(target) as TSESTree.Identifier).name !== id.name) return true;
+    for (const a of node.arguments) {
+      const op = a.type === AST_NODE_TYPES.SpreadElement ? undefined : asObject(a);
+      if (op) out.push(op);
+      else unknown = true;
+    }
+    return true;
+  });
+  return unknown || out.length === 0 ? undefined : out;
+}
+
+/**
  * `bulkWrite` with operations written out: each `updateOne`/`updateMany`/`replaceOne`/`deleteOne`/
- * `deleteMany` is judged like the call of that name; inserts overwrite nothing. Operations built
+ * `deleteMany` is judged like the call of that name; inserts overwrite nothing. The operations may
+ * sit in a `const` of the function (a mapped list, an array filled by `push`); operations built
  * elsewhere cannot be judged, and the call is not read.
  */
 function bulkWriteOf(node: TSESTree.CallExpression): ObjectWrite | undefined {
