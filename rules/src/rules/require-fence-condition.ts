@@ -80,8 +80,10 @@ export default createRule<Options, MessageIds>({
             // One finding per call, however many unfenced writes it leads to: the first named, the others listed.
             const further = write.furtherUnfenced ?? [];
             const placeOf = (w: { at: { file: string; line: number } }) => `${fileLabel(w.at.file)}:${w.at.line}`;
-            // A place in the first write's file is its line alone (`:82`), to keep the message one line.
-            const places = further.slice(0, 3).map((w) => (w.at.file === write.write.at.file ? `:${w.at.line}` : placeOf(w))).join(', ') + (further.length > 3 ? ', ...' : '');
+            // Places in the first write's file come first, then file by file; a place in the same
+            // file as the one before it is its line alone (`:82`), to keep the message one line.
+            const shown = further.slice(0, 3).map((w, i) => ({ w, i })).sort((a, b) => (a.w.at.file === b.w.at.file ? a.i - b.i : a.w.at.file === write.write.at.file ? -1 : b.w.at.file === write.write.at.file ? 1 : a.w.at.file < b.w.at.file ? -1 : 1));
+            const places = shown.map(({ w }, i) => (w.at.file === (i === 0 ? write.write : shown[i - 1].w).at.file ? `:${w.at.line}` : placeOf(w))).join(', ') + (further.length > 3 ? ', ...' : '');
             const others = `${further.length} more (${places})`;
             context.report({
               loc: callHeadLoc(write.node),
