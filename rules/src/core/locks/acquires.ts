@@ -486,7 +486,10 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   // A project function we could read: its summary says whether it takes a lock, whatever its name.
   // (Unless the settings declare the receiver: the user's model of it wins.)
   const summary = object && input.receivers.isDeclared(object) ? undefined : input.summaryOf?.(call);
-  if (summary && !summary.partial && !isPlaceholder(summary, call)) {
+  // `this.store.set(key, '1', { NX: true, PX })` on a project wrapper that hands its options on to
+  // Redis (`args.push('NX')`, then `redis.set(key, value, ...args)`): the caller's NX is the lock.
+  const forwardsSetNx = !!summary && !summary.acquire && isRedisSetNx(call) && summary.writes.some((w) => w.keyValue === true);
+  if (summary && !summary.partial && !isPlaceholder(summary, call) && !forwardsSetNx) {
     // A client of a remote authority (`acquire(key)` POSTs to a lease service): no lock inside that
     // we can see, but a lease when its result carries a fence token, as when it cannot be read.
     if (!summary.acquire) return object && CUSTOM_AUTHORITY_ACQUIRE.test(method) ? { library: 'custom', advice: CUSTOM_ADVICE, custom: true, tokenRequired: true } : undefined;
