@@ -79,6 +79,8 @@ const EXPIRY_FLAG = /^(?:ex|px|exat|pxat|keepttl)$/i;
 const EXPIRY_OPTION = /^(?:ex|px|exat|pxat|keepttl|expiration|expires?|expiresIn|expireIn|ttl|ttl_?(?:ms|s|sec|seconds|millis|milliseconds))$/i;
 /** A function named for taking a lock (`acquire`, `tryLock`, `claim`): what it sets is the lock, whatever the value. */
 const ACQUIRE_FUNCTION = /^(?:acquire|lock|take|obtain|claim|grab|try(?:Acquire|Lock|Take|Claim))/i;
+/** A function named for doing something once (`claimEventOnce`, `dedupeDelivery`): its claim is an idempotency gate, not a lock. */
+const ONCE_FUNCTION = /once|idempot|dedup/i;
 const RELEASING_FUNCTION = /release|unlock|free|relinquish|giveUp|yield/i;
 const EXPIRE_CALL = /^(?:p?expire(?:at)?)$/i;
 
@@ -235,7 +237,8 @@ export function setNxPurpose(site: SetNxSite, calls: readonly TSESTree.CallExpre
   const expiry = setsExpiry(site);
   // `acquire(key, ttl) { await store.set(key, '1', { canOverride: false, ttlMs }) }`: a store that
   // throws when the key exists needs no reply, and a constant value is exactly the release hazard.
-  if (expiry === true && ACQUIRE_FUNCTION.test(functionName(enclosingFunction(site.call)) ?? '')) return 'lease';
+  const named = functionName(enclosingFunction(site.call)) ?? '';
+  if (expiry === true && ACQUIRE_FUNCTION.test(named) && !ONCE_FUNCTION.test(named)) return 'lease';
   if (expiry === false) {
     // `setnx(key, id)` then `expire(key, ttl)`: the expiry comes one command later.
     const text = keyText(site.key, sourceCode);
