@@ -15,6 +15,7 @@ import { resolveImported, type ImportTable } from '../modules/imports.js';
 import type { FunctionSummary } from '../modules/summaries.js';
 import { ROW_WRITE_LOCKS, TRANSACTION_CALLBACK_METHOD, TRANSACTION_DECORATORS, type SinkFamily } from '../models/sinks.js';
 import type { AcquireSite } from './acquires.js';
+import { sqlTextOf } from './advisory-scope.js';
 
 /** A lock mode as written: `'pessimistic_write'`, `LockMode.PESSIMISTIC_WRITE`. */
 function isWriteLockMode(node: Node | undefined): boolean {
@@ -33,6 +34,8 @@ function hasLockOption(call: TSESTree.CallExpression): boolean {
       const key = p.key.type === AST_NODE_TYPES.Identifier ? p.key.name : staticString(p.key);
       if (key === undefined || !ROW_WRITE_LOCKS.optionKeys.test(key)) return false;
       const value = unwrap(p.value as Node);
+      // Sequelize `lock: true` reads `FOR UPDATE`.
+      if (key === 'lock' && value.type === AST_NODE_TYPES.Literal && value.value === true) return true;
       if (value.type !== AST_NODE_TYPES.ObjectExpression) return isWriteLockMode(value);
       return value.properties.some((q) => q.type === AST_NODE_TYPES.Property && !q.computed && q.key.type === AST_NODE_TYPES.Identifier && q.key.name === 'mode' && isWriteLockMode(q.value as Node));
     });
@@ -121,14 +124,39 @@ function firstAwait(fn: FunctionNode, sourceCode: SourceCode): TSESTree.AwaitExp
   return first;
 }
 
-/** Whether a call runs on `name`: its receiver chain starts there (`m.save(...)`, `m.getRepository(T).update(...)`), or it is handed `name`. */
+/** `SELECT ... FOR UPDATE` (or `FOR NO KEY UPDATE`) in SQL text: the rows it reads stay locked until the transaction ends. */
+const SQL_ROW_WRITE_LOCK = /\bfor\s+(?:no\s+key\s+)?update\b/i;
+
+/**
+ * A step that takes rows for writing: an ORM read with a write lock (`readsRowForWrite`), or SQL
+ * sent on the transaction that reads them `FOR UPDATE` (Prisma `tx.$queryRaw\`...\``, `tx.$queryRawUnsafe('...')`).
+ */
+function takesRowForWrite(step: Node): boolean {
+  if (step.type === AST_NODE_TYPES.TaggedTemplateExpression) return SQL_ROW_WRITE_LOCK.test(sqlTextOf(step) ?? '');
+  if (step.type !== AST_NODE_TYPES.CallExpression) return false;
+  if (readsRowForWrite(step)) return true;
+  const text = sqlTextOf(step);
+  return text !== undefined && /^\s*(?:with\b[\s\S]*?)?select\b/i.test(text) && SQL_ROW_WRITE_LOCK.test(text);
+}
+
+/**
+ * Whether a call runs on `name`: its receiver chain starts there (`m.save(...)`,
+ * `m.getRepository(T).update(...)`), it is handed `name`, or its options name it as their
+ * transaction (Sequelize `slot.update(values, { transaction: t })`).
+ */
 function runsOn(call: Node, name: string): boolean {
+  if (call.type === AST_NODE_TYPES.TaggedTemplateExpression) return receiverPath(call.tag)[0] === name;
   if (call.type !== AST_NODE_TYPES.CallExpression) return false;
   const callee = unwrap(call.callee);
   if (callee.type === AST_NODE_TYPES.MemberExpression && receiverPath(callee.object)[0] === name) return true;
+  const isName = (n: Node) => {
+    const v = unwrap(n);
+    return v.type === AST_NODE_TYPES.Identifier && v.name === name;
+  };
   return call.arguments.some((a) => {
     const v = unwrap(a);
-    return v.type === AST_NODE_TYPES.Identifier && v.name === name;
+    if (v.type !== AST_NODE_TYPES.ObjectExpression) return isName(v);
+    return v.properties.some((p) => p.type === AST_NODE_TYPES.Property && !p.computed && p.key.type === AST_NODE_TYPES.Identifier && p.key.name === ROW_WRITE_LOCKS.transactionOption && isName(p.value as Node));
   });
 }
 
@@ -150,7 +178,7 @@ export function rowLockedInCallback(node: Node, sourceCode: SourceCode): boolean
     if (param?.type !== AST_NODE_TYPES.Identifier) return false;
     const first = firstAwait(fn, sourceCode);
     const step = first && unwrap(first.argument);
-    if (step?.type !== AST_NODE_TYPES.CallExpression || !readsRowForWrite(step) || !runsOn(step, param.name)) return false;
+    if (!step || !takesRowForWrite(step) || !runsOn(step, param.name)) return false;
     return node.range[0] >= step.range[1] && runsOn(node, param.name);
   }
   return false;

@@ -66,7 +66,10 @@ export const ROW_WRITE_LOCKS = {
   builderMethods: /^(?:setLock|setLockMode)$/,
   lockMethods: /^lock$/,
   optionKeys: /^(?:lock|lockMode)$/,
-  modes: /^(?:pessimistic_write|pessimistic_write_or_fail|pessimistic_partial_write|for_no_key_update|PESSIMISTIC_WRITE|PESSIMISTIC_WRITE_OR_FAIL|PESSIMISTIC_PARTIAL_WRITE)$/,
+  // TypeORM and MikroORM modes; Sequelize's `t.LOCK.UPDATE` / `Transaction.LOCK.NO_KEY_UPDATE` (or `lock: true`).
+  modes: /^(?:pessimistic_write|pessimistic_write_or_fail|pessimistic_partial_write|for_no_key_update|PESSIMISTIC_WRITE|PESSIMISTIC_WRITE_OR_FAIL|PESSIMISTIC_PARTIAL_WRITE|UPDATE|NO_KEY_UPDATE)$/,
+  /** Options that hand a call its transaction (Sequelize `{ transaction: t }`). */
+  transactionOption: 'transaction',
 };
 
 /** Reads of the object APIs a transaction can check records with before it writes them. */
