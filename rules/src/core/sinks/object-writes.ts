@@ -10,7 +10,7 @@ import { visitorKeys as treeKeys } from '@typescript-eslint/visitor-keys';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, constObjectBefore, constValueBefore, enclosingFunction, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, walkPruned, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
-import { dynamoSetOnceClaim, setOnceObjectClaim } from './set-once-claims.js';
+import { dynamoSetOnceClaim, setOnceChainClaim, setOnceObjectClaim } from './set-once-claims.js';
 import { literalMarkerObjectClaim, transitionChainClaim, transitionObjectClaim } from './state-transitions.js';
 import { readStateObjectCheck } from './optimistic-checks.js';
 import { bareColumn, isCompareAndSetColumnByName, isIncrement, isMonotonicColumn, isTokenColumnByName, sameColumn, sameValueExpression, type FenceJudgeOptions } from './fence-judgement.js';
@@ -577,6 +577,33 @@ function chainEqualities(write: ObjectWrite): Array<{ field: string; value: Node
   return out;
 }
 
+/**
+ * Builder chains: the fields the `where` requires empty (Drizzle `isNull(t.endsAt)`, alone or in
+ * an `and(...)`; Kysely `where('ends_at', 'is', null)`).
+ */
+function chainEmptyFields(write: ObjectWrite): string[] {
+  const out: string[] = [];
+  const visit = (node: Node, depth: number) => {
+    const n = unwrap(node);
+    if (n.type !== AST_NODE_TYPES.CallExpression || depth > 4) return;
+    const name = calleeName(n) ?? '';
+    if (name === 'and') for (const a of n.arguments) if (a.type !== AST_NODE_TYPES.SpreadElement) visit(a, depth + 1);
+    const column = n.arguments[0];
+    const field = name === 'isNull' && n.arguments.length === 1 && column && column.type !== AST_NODE_TYPES.SpreadElement ? memberName(unwrap(column)) : undefined;
+    if (field) out.push(field);
+  };
+  for (const link of write.links) {
+    if (!/^(?:where|andWhere)$/.test(calleeName(link) ?? '')) continue;
+    const [a, b, c] = link.arguments;
+    const col = a ? staticString(a) : undefined;
+    if (col !== undefined) {
+      const value = c && c.type !== AST_NODE_TYPES.SpreadElement ? unwrap(c) : undefined;
+      if (b && staticString(b)?.toLowerCase() === 'is' && value?.type === AST_NODE_TYPES.Literal && value.value === null) out.push(bareColumn(col));
+    } else if (a && a.type !== AST_NODE_TYPES.SpreadElement) visit(a, 0);
+  }
+  return out;
+}
+
 /** A SQL constant as the literal node the state readers take: `true`, `'DUE'`, `3`. */
 function sqlLiteral(text: string): Node {
   const lower = text.toLowerCase();
@@ -775,7 +802,7 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
         : write.links.length === 0
           ? (setOnceObjectClaim(write.filter, write.values) ?? transitionObjectClaim(write.filter, write.values) ?? literalMarkerObjectClaim(write.filter, wholeUpdate(write)))
           : write.api !== 'supabase'
-            ? transitionChainClaim(chainEqualities(write), write.values)
+            ? (transitionChainClaim(chainEqualities(write), write.values) ?? setOnceChainClaim(chainEmptyFields(write), write.values))
             : undefined;
     // Compared with the state the holder read, on a field the same write moves: an optimistic compare-and-set.
     const checked = !claimed && write.kind === 'update' && write.links.length === 0 ? readStateObjectCheck(write.filter, write.values) : undefined;

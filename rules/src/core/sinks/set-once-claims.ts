@@ -67,6 +67,16 @@ export function setOnceObjectClaim(filter: TSESTree.ObjectExpression | undefined
   return undefined;
 }
 
+/** Builder chains: of the fields the `where` requires empty, one the values fill; undefined when there is none. */
+export function setOnceChainClaim(emptyFields: readonly string[], values: TSESTree.ObjectExpression | undefined): string | undefined {
+  if (!values) return undefined;
+  for (const field of emptyFields) {
+    const stored = values.properties.find((p): p is TSESTree.Property => p.type === AST_NODE_TYPES.Property && sameColumn(propertyKeyName(p) ?? '', field))?.value;
+    if (stored && !mayBeEmpty(stored)) return field;
+  }
+  return undefined;
+}
+
 /**
  * DynamoDB: a condition that lets the write through only while an attribute it stores is absent
  * (`ConditionExpression: 'attribute_not_exists(eventId)'`, alone or joined by `AND`): a put that
