@@ -530,6 +530,9 @@ export const SINK_MODELS: readonly SinkModel[] = [
     writes: [
       { method: 'update', kind: 'update', values: { arg: 0, link: 'set' } },
       { method: 'delete', kind: 'delete' },
+      // insert(t).values(row).onConflictDoUpdate({ target, set: {...}, setWhere }): an insert that
+      // writes over the stored row on conflict (`onConflictDoNothing` inserts only).
+      { method: 'insert', kind: 'upsert', values: { arg: 0, link: 'onConflictDoUpdate', property: ['set'] } },
     ],
     // The driver's own result: pg `rowCount`, mysql2 `[header]`, better-sqlite3 `changes`; `.returning()` gives rows.
     result: { type: 'count', read: ['rowCount', 'affectedRows', 'changes', 'rowsAffected', 'count', 'length'] },

@@ -213,6 +213,8 @@ function ownObjectWrite(node: TSESTree.CallExpression, model: SinkModel, method:
   return fromCatalog(node, model, write);
 }
 
+/** Drizzle's conflict clause that updates the stored row: its `where`/`setWhere` is the write's condition. */
+const DRIZZLE_UPSERT = 'onConflictDoUpdate';
 const TERMINAL = /^(?:execute|executeTakeFirst|executeTakeFirstOrThrow|run|then|returning|returningAll|execute\w*)$/;
 
 /**
@@ -230,7 +232,7 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
   if (!method) return undefined;
   // Every write below goes through a catalog write method, `bulkWrite` or the end of a builder chain: most calls
   // (`rows.map`, `list.push`) stop here, before their receiver is resolved.
-  if (!(receivers?.catalog ?? BUILTIN_CATALOG).writeMethodNames.has(method) && !TERMINAL.test(method) && method !== 'where' && method !== 'set' && method !== 'bulkWrite' && !SUPABASE_LINK.test(method)) return undefined;
+  if (!(receivers?.catalog ?? BUILTIN_CATALOG).writeMethodNames.has(method) && !TERMINAL.test(method) && method !== 'where' && method !== 'set' && method !== DRIZZLE_UPSERT && method !== 'bulkWrite' && !SUPABASE_LINK.test(method)) return undefined;
   const callee = unwrap(node.callee);
   const object = callee.type === AST_NODE_TYPES.MemberExpression ? callee.object : undefined;
   const path = object ? receiverPath(object) : [];
@@ -310,7 +312,7 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
     return fromCatalog(node, TYPEORM, typeormWrite, [], shift(typeormWrite.filter), shift(typeormWrite.values));
   }
   // Builders: Kysely updateTable/deleteFrom, Drizzle update/delete(table), TypeORM createQueryBuilder().update().
-  if (TERMINAL.test(method) || method === 'where' || method === 'set') {
+  if (TERMINAL.test(method) || method === 'where' || method === 'set' || method === DRIZZLE_UPSERT) {
     const links = chainLinks(node);
     // Only the outermost link of a chain is the write; inner links are reached from it.
     if (node.parent?.type === AST_NODE_TYPES.MemberExpression && node.parent.object === node && node.parent.parent?.type === AST_NODE_TYPES.CallExpression) return undefined;
@@ -329,7 +331,8 @@ export function readObjectWrite(node: TSESTree.CallExpression | TSESTree.NewExpr
       if (write) return { ...fromCatalog(node, TYPEORM_QB, write, links), api: 'typeorm' };
     }
     const drizzleWrite = sinkWrite(DRIZZLE, rootName);
-    if (drizzleWrite && names.includes(rootName === 'update' ? 'set' : 'where') && root.arguments.length === 1 && unwrap(root.arguments[0] as Node).type !== AST_NODE_TYPES.ObjectExpression) {
+    const drizzleLink = rootName === 'update' ? 'set' : rootName === 'insert' ? DRIZZLE_UPSERT : 'where';
+    if (drizzleWrite && names.includes(drizzleLink) && root.arguments.length === 1 && unwrap(root.arguments[0] as Node).type !== AST_NODE_TYPES.ObjectExpression) {
       return fromCatalog(node, DRIZZLE, drizzleWrite, links);
     }
   }
@@ -511,6 +514,16 @@ function chainComparesToken(write: ObjectWrite, options: FenceJudgeOptions): Fou
       if (found) return found;
       continue;
     }
+    // Drizzle: onConflictDoUpdate({ target, set, setWhere: lt(t.fenceToken, token) }).
+    if (name === DRIZZLE_UPSERT) {
+      const config = asObject(link.arguments[0]);
+      for (const key of ['setWhere', 'where']) {
+        const condition = propertyValue(config, key);
+        const found = condition && drizzleCompares(write, condition, options);
+        if (found) return found;
+      }
+      continue;
+    }
     if (!/^(?:where|andWhere|orWhere)$/.test(name)) continue;
     const [a, b, c] = link.arguments;
     const col = a ? staticString(a) : undefined;
@@ -663,7 +676,7 @@ function drizzleCompares(write: ObjectWrite, node: Node, options: FenceJudgeOpti
 /** Drizzle `db.update(accounts)`: the name the updated table is bound to. */
 function drizzleTable(write: ObjectWrite): string | undefined {
   const root = write.links[write.links.length - 1];
-  const table = root && calleeName(root) === 'update' && root.arguments.length === 1 ? unwrap(root.arguments[0] as Node) : undefined;
+  const table = root && /^(?:update|insert)$/.test(calleeName(root) ?? '') && root.arguments.length === 1 ? unwrap(root.arguments[0] as Node) : undefined;
   return table?.type === AST_NODE_TYPES.Identifier ? table.name : undefined;
 }
 
