@@ -22,7 +22,7 @@ import { builderChain, contextModelOf, contextTypeOf, returnTypeOfFunction } fro
 import { inSection, sectionRanges } from './locks/untaken-branches.js';
 import { recordReceiver } from './sinks/record-writes.js';
 import { writesClaimedRows } from './locks/row-claims.js';
-import { readsRowForWrite } from './locks/transaction-row-locks.js';
+import { readsRowForWrite, rowLockedInCallback } from './locks/transaction-row-locks.js';
 import { callPicksClaimed, claimsAmong, readingPicksClaimed, type CheckedClaim } from './claim-ownership.js';
 import { readSqlCall } from './sinks/sql-writes.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
@@ -1493,6 +1493,9 @@ class ModuleSummarizer implements ModuleBuilder {
     for (const node of nodes) {
       if (writes.length >= MAX_WRITES) break;
       const reading = analysis.readWrite(node);
+      // Made in a transaction callback whose first step took its row for writing: it commits under
+      // that row lock, whatever lock a caller holds (see `locks/transaction-row-locks.ts`).
+      if (!reading?.fenced && rowLockedInCallback(node, this.sourceCode)) continue;
       if (reading) {
         // A checked claim of a record: later writes of that record where it matched are this holder's.
         if (reading.fenced) claims.push(...claimsAmong([reading]));

@@ -114,4 +114,41 @@ export async function voidInvoice(id: string) {
     const unlocked = await current.lint('src/void.ts');
     expect(findings(unlocked.get('src/void.ts')).filter((f) => f.endsWith('require-fence-condition'))).not.toEqual([]);
   });
+
+  it('holds for a helper in another module whose transaction re-reads its row FOR UPDATE in raw SQL', async () => {
+    const fees = (forUpdate: string) => `import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+
+export async function chargeLateFees(ids: string[]) {
+  for (const id of ids) {
+    await prisma.$transaction(async (tx) => {
+      const [row] = await tx.$queryRawUnsafe<{ fee_at: Date | null }[]>('SELECT fee_at FROM bills WHERE id = $1${forUpdate}', id);
+      if (!row || row.fee_at) return;
+      await tx.bill.update({ where: { id }, data: { fee: 5, feeAt: new Date() } });
+    });
+  }
+}
+`;
+    const cron = `import Redis from 'ioredis';
+import { chargeLateFees } from './fees';
+
+const redis = new Redis();
+
+export async function nightly(ids: string[]) {
+  if ((await redis.set('lock:late-fees', '1', 'PX', 600000, 'NX')) !== 'OK') return;
+  try {
+    await chargeLateFees(ids);
+  } finally {
+    await redis.del('lock:late-fees');
+  }
+}
+`;
+    current = project({ 'src/fees.ts': fees(' FOR UPDATE'), 'src/cron.ts': cron });
+    const results = await current.lint('src/cron.ts');
+    expect(findings(results.get('src/cron.ts')).filter((f) => f.endsWith('require-fence-condition'))).toEqual([]);
+    current.remove();
+    current = project({ 'src/fees.ts': fees(''), 'src/cron.ts': cron });
+    const unlocked = await current.lint('src/cron.ts');
+    expect(findings(unlocked.get('src/cron.ts')).filter((f) => f.endsWith('require-fence-condition'))).toEqual(['9 fencelint/require-fence-condition']);
+  });
 });
