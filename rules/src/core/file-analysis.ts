@@ -525,9 +525,12 @@ export function analyzeFile(sourceCode: SourceCode, settings: unknown, options: 
       ...empty(), acquires, tracer: new TokenTracer(sourceCode, functions, acquires, { imports, catalog }), callees,
     };
     const local = localLockSummaries(firstPass, sourceCode, fileName);
+    // And the same-file functions named for giving a lock back (`this.releaseRoomLock(id)`): their
+    // summaries say what they release, so a section that calls one ends there.
+    const releasers = new Set(calls.filter((c) => RELEASE_HELPER_NAME.test(calleeName(c) ?? '')).map((c) => functions.callee(c)).filter((f): f is FunctionNode => f !== undefined));
     const localSummary = (call: TSESTree.CallExpression) => {
       const fn = functions.callee(call);
-      return fn && helpers.has(fn) && !contains(fn, call) ? local(fn) : undefined;
+      return fn && (helpers.has(fn) || releasers.has(fn)) && !contains(fn, call) ? local(fn) : undefined;
     };
     summaryOf = (call) => projectSummary?.(call) ?? localSummary(call);
     acquires = findAcquires({ ...acquireInput, summaryOf });
@@ -1023,6 +1026,9 @@ function callsOwnParameter(site: AcquireSite, fn: FunctionNode, calls: readonly 
  * in a function they return) with no release there, or with a callback that is not theirs;
  * and the functions that call those, up to three levels. Only called functions count.
  */
+/** A function named for giving a lock back: `releaseLock`, `unlockRoom`, `freeSlot`. */
+const RELEASE_HELPER_NAME = /release|unlock|^free/i;
+
 function localLockHelpers(acquires: readonly AcquireSite[], functions: FunctionIndex, calls: readonly TSESTree.CallExpression[], sourceCode: SourceCode): Set<FunctionNode> {
   const helpers = new Set<FunctionNode>();
   for (const site of acquires) {
