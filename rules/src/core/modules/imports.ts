@@ -10,9 +10,16 @@ export interface ImportBinding {
 
 export type ImportTable = Map<string, ImportBinding>;
 
-/** `require('x')`, `require('x').default`, `require('x').Name` -> the binding it yields. */
+/**
+ * `require('x')`, `require('x').default`, `require('x').Name` -> the binding it yields; so does
+ * `await import('x')`, whose module object is destructured as a `require` is.
+ */
 function requireBinding(init: Node): ImportBinding | undefined {
   const node = unwrap(init);
+  if (node.type === AST_NODE_TYPES.ImportExpression) {
+    const source = staticString(node.source);
+    return source !== undefined ? { source, exported: '*' } : undefined;
+  }
   if (node.type === AST_NODE_TYPES.CallExpression) {
     const callee = unwrap(node.callee);
     if (callee.type === AST_NODE_TYPES.Identifier && callee.name === 'require' && node.arguments[0]) {
