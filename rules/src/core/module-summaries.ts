@@ -912,8 +912,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const forwarded = site.callbackArgument && contains(fn.body, site.node) ? this.directParam(site.callbackArgument, fn) : undefined;
         if (forwarded !== undefined) {
           return {
-            ...this.acquireFields(site),
-            ...(site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
+            ...this.siteLock(site, fn),
             style: 'callback',
             callbackArg: forwarded,
             tokenProperties: [],
@@ -1024,8 +1023,7 @@ class ModuleSummarizer implements ModuleBuilder {
         });
         if (!runsOriginal) continue;
         return {
-          ...this.acquireFields(site),
-          ...(site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
+          ...this.siteLock(site, fn),
           style: 'callback',
           decorates: true,
           tokenProperties: [],
@@ -1191,8 +1189,7 @@ class ModuleSummarizer implements ModuleBuilder {
         const index = this.directParam(call.callee, fn);
         if (index === undefined) continue;
         return {
-          ...this.acquireFields(site),
-          ...(site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}),
+          ...this.siteLock(site, fn),
           style: 'callback',
           callbackArg: index,
           tokenProperties: [],
@@ -1202,6 +1199,11 @@ class ModuleSummarizer implements ModuleBuilder {
       }
     }
     return undefined;
+  }
+
+  /** The lock a site takes (see `acquireFields`) and the parameters its key comes from. */
+  private siteLock(site: AcquireSite, fn: FunctionNode): Pick<AcquireSummary, 'library' | 'label' | 'advice' | 'at' | 'flow'> & KeyParams {
+    return { ...this.acquireFields(site), ...(site.node.type === AST_NODE_TYPES.CallExpression ? this.keyParamOf(site.node, site.origin, fn) : {}) };
   }
 
   /**
