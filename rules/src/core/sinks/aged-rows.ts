@@ -2,7 +2,7 @@
  * Purges of aged rows: a delete, or an update that only clears fields (sets them to null), of the
  * rows whose time field is below a cutoff read from the clock (`deleteMany({ where: { expiresAt:
  * { lt: new Date() } } })`, `DELETE FROM sessions WHERE expires_at < now()`, `ZREMRANGEBYSCORE key
- * -inf <now>`). What such a write removes has aged out for every holder: a late holder's cutoff is
+ * -inf <now>`, Drizzle `.where(lt(t.expiresAt, new Date()))`). What such a write removes has aged out for every holder: a late holder's cutoff is
  * no later than a newer holder's, so it removes a subset of what the newer one removes too, and
  * puts nothing back. It is no late write.
  *
@@ -113,9 +113,36 @@ function filterBelowClock(filter: TSESTree.ObjectExpression, sourceCode: SourceC
 
 /** An object-API delete, or update that only clears fields, of the records aged out by the clock. */
 export function agedObjectPurge(write: ObjectWrite, sourceCode: SourceCode): boolean {
-  if (write.operations || write.record || !write.filter) return false;
+  if (write.operations || write.record) return false;
   if (write.kind !== 'delete' && !(write.kind === 'update' && clearsUpdate(write))) return false;
-  return filterBelowClock(write.filter, sourceCode);
+  if (write.filter) return filterBelowClock(write.filter, sourceCode);
+  return write.links.length > 0 && chainBelowClock(write.links, sourceCode);
+}
+
+/**
+ * A builder chain whose `where` keeps only rows below the clock, with no `or`: Drizzle
+ * `.where(lt(t.expiresAt, new Date()))`, also as one argument of `and(...)`; Kysely
+ * `.where('expires_at', '<', new Date())`.
+ */
+function chainBelowClock(links: readonly TSESTree.CallExpression[], sourceCode: SourceCode): boolean {
+  if (links.some((l) => /^or/i.test(calleeName(l) ?? ''))) return false;
+  const below = (node: Node, depth: number): boolean => {
+    const n = unwrap(node);
+    if (n.type !== AST_NODE_TYPES.CallExpression || depth > 4) return false;
+    const name = calleeName(n) ?? '';
+    if (name === 'and') return n.arguments.some((a) => a.type !== AST_NODE_TYPES.SpreadElement && below(a, depth + 1));
+    const cutoff = n.arguments[1];
+    return (name === 'lt' || name === 'lte') && n.arguments.length === 2 && !!cutoff && cutoff.type !== AST_NODE_TYPES.SpreadElement && isClockCutoff(cutoff, sourceCode);
+  };
+  return links.some((l) => {
+    if (!/^(?:where|andWhere)$/.test(calleeName(l) ?? '')) return false;
+    const [a, b, c] = l.arguments;
+    if (l.arguments.length === 3) {
+      const op = b && staticString(b);
+      return (op === '<' || op === '<=') && !!c && c.type !== AST_NODE_TYPES.SpreadElement && isClockCutoff(c, sourceCode);
+    }
+    return l.arguments.length === 1 && !!a && a.type !== AST_NODE_TYPES.SpreadElement && below(a, 0);
+  });
 }
 
 /** The update stores nothing but nulls: its values, and for MongoDB an update document of `$set` nulls and `$unset` only. */

@@ -62,6 +62,28 @@ describe('object APIs', () => {
   });
 });
 
+describe('builder chains', () => {
+  it('a Drizzle or Kysely delete below the clock is no late write; with an or, above the clock, or storing a state it is', () => {
+    const code = locked(`    const db = drizzle(pool);
+    await db.delete(holds).where(and(eq(holds.roomId, 'r1'), lt(holds.expiresAt, new Date())));
+    await db.delete(holds).where(lte(holds.expiresAt, new Date(Date.now() - DAY)));
+    await db.delete(holds).where(or(eq(holds.roomId, 'r1'), lt(holds.expiresAt, new Date())));
+    await db.delete(holds).where(gt(holds.expiresAt, new Date()));
+    await db.update(holds).set({ state: 'lapsed' }).where(lt(holds.expiresAt, new Date()));
+    const k = new Kysely<never>({ dialect: new PostgresDialect({ pool }) });
+    await k.deleteFrom('holds').where('expires_at', '<', new Date()).execute();
+    await k.deleteFrom('holds').where('room_id', '=', 'r1').execute();`).replace(
+      head,
+      `import { drizzle } from 'drizzle-orm/node-postgres';
+import { and, eq, gt, lt, lte, or } from 'drizzle-orm';
+import { Kysely, PostgresDialect } from 'kysely';
+declare const holds: { roomId: string; expiresAt: Date; state: string };
+${head}`,
+    );
+    expect(findings(code)).toEqual(['23 fencelint/require-fence-condition', '24 fencelint/require-fence-condition', '25 fencelint/require-fence-condition', '28 fencelint/require-fence-condition']);
+  });
+});
+
 describe('date libraries', () => {
   it('a cutoff from dayjs or date-fns counts through its import; a project function of the same name is no clock', () => {
     const withDayjs = locked(`    await prisma.session.deleteMany({ where: { expiresAt: { lt: dayjs().subtract(1, 'day').toDate() } } });
