@@ -1472,6 +1472,18 @@ class ModuleSummarizer implements ModuleBuilder {
         if (index !== undefined) add({ by: release.by, arg: index, ...(named?.index === index ? { keyProperty: named.property } : {}), ...(keyArgs ? { keyArgs } : {}), ...(release.plain ? { plain: true } : {}) });
       }
     }
+    // Prisma's `` $executeRaw`SELECT pg_advisory_unlock(hashtext(${key}))` ``, postgres.js `` sql`...` ``: the key is an interpolation.
+    if (releaseNamed || moduleLocks) {
+      for (const tagged of analysis.taggedTemplates) {
+        if (!contains(fn.body, tagged) || !ADVISORY_UNLOCK.test(tagged.quasi.quasis.map((q) => q.value.raw).join('?'))) continue;
+        for (const expression of tagged.quasi.expressions) {
+          const named = this.keyNamedBy(expression, fn);
+          if (named.keyArg === undefined) continue;
+          add({ by: 'name', arg: named.keyArg, ...(named.keyProperty ? { keyProperty: named.keyProperty } : {}), ...(named.keyArgs ? { keyArgs: named.keyArgs } : {}) });
+          break;
+        }
+      }
+    }
     return out;
   }
 
