@@ -7,7 +7,7 @@
  * condition), and whether it returns a fence token.
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
-import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import type { Scope, SourceCode } from '@typescript-eslint/utils/ts-eslint';
 import { calleeName, calleeObject, contains, enclosingFunction, isFunctionNode, memberName, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, walk, type FunctionNode, type Node } from './ast.js';
 import type { FileAnalysis, WriteReading } from './file-analysis.js';
 import { releasedInPlace, type AcquireSite } from './locks/acquires.js';
@@ -826,12 +826,26 @@ class ModuleSummarizer implements ModuleBuilder {
    * is handed back for the caller to test, and nothing after it throws (a helper that throws when
    * the key is taken decides by itself, whatever its caller does with the result).
    */
-  private returnsReply(setNx: TSESTree.CallExpression, fn: FunctionNode): boolean {
-    let held: Node = setNx;
-    while (held.parent && (held.parent.type === AST_NODE_TYPES.AwaitExpression || held.parent.type === AST_NODE_TYPES.TSAsExpression || held.parent.type === AST_NODE_TYPES.TSNonNullExpression)) held = held.parent;
-    const declarator = held.parent?.type === AST_NODE_TYPES.VariableDeclarator && held.parent.init === held && held.parent.id.type === AST_NODE_TYPES.Identifier ? held.parent.id : undefined;
-    const reply = declarator ? ASTUtils.findVariable(this.sourceCode.getScope(declarator), declarator.name) : undefined;
-    const returned = this.returnsOf(fn).some((r) => contains(r, setNx) || (reply?.references.some((ref) => contains(r, ref.identifier)) ?? false));
+  private returnsReply(setNx: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, fn: FunctionNode): boolean {
+    // The reply, and the consts read from it (`const { rows } = await client.query(...)`, `const ok = rows[0]?.locked === true`).
+    const replies: Scope.Variable[] = [];
+    const bind = (value: Node): void => {
+      let held: Node = value;
+      while (held.parent && (held.parent.type === AST_NODE_TYPES.AwaitExpression || held.parent.type === AST_NODE_TYPES.TSAsExpression || held.parent.type === AST_NODE_TYPES.TSNonNullExpression)) held = held.parent;
+      const declarator = held.parent?.type === AST_NODE_TYPES.VariableDeclarator && held.parent.init === held ? held.parent : undefined;
+      if (!declarator || replies.length >= 8) return;
+      for (const variable of this.sourceCode.getDeclaredVariables(declarator)) if (!replies.includes(variable)) replies.push(variable);
+    };
+    bind(setNx);
+    for (let i = 0; i < replies.length; i++) {
+      for (const ref of replies[i].references) {
+        // Read into another const (`const locked = result.rows[0]?.locked === true`).
+        let top: Node = ref.identifier;
+        while (top.parent && top.parent.type !== AST_NODE_TYPES.VariableDeclarator && !/Statement$|Declaration$/.test(top.parent.type) && !isFunctionNode(top.parent)) top = top.parent;
+        if (top.parent?.type === AST_NODE_TYPES.VariableDeclarator && top.parent.init === top && top.parent.parent?.type === AST_NODE_TYPES.VariableDeclaration && top.parent.parent.kind === 'const') bind(top);
+      }
+    }
+    const returned = this.returnsOf(fn).some((r) => contains(r, setNx) || replies.some((reply) => reply.references.some((ref) => contains(r, ref.identifier))));
     if (!returned) return false;
     let throws = false;
     walk(fn.body, this.sourceCode.visitorKeys, (node) => {
@@ -926,7 +940,9 @@ class ModuleSummarizer implements ModuleBuilder {
       };
       const setNx = site.library === 'redis-set-nx' && site.node.type === AST_NODE_TYPES.CallExpression ? readSetNx(site.node) : undefined;
       const valueArg = setNx?.value ? this.convertedParam(setNx.value, fn, analysis) : undefined;
-      const returnsReply = setNx !== undefined && this.returnsReply(setNx.call, fn);
+      // A try-lock that hands back whether it took the lock (`return rows[0].locked`) is, like a `SET NX`, a lock only where the caller tests that.
+      const tryAdvisory = site.advisory?.fn.startsWith('pg_try_') && (site.node.type === AST_NODE_TYPES.CallExpression || site.node.type === AST_NODE_TYPES.TaggedTemplateExpression) ? site.node : undefined;
+      const returnsReply = setNx !== undefined ? this.returnsReply(setNx.call, fn) : tryAdvisory !== undefined && this.returnsReply(tryAdvisory, fn);
       const callbackArg = this.callbackParamOf(site, fn, analysis);
       if (callbackArg !== undefined) return { ...common, style: 'callback', callbackArg, tokenProperties: [], session: this.sessionOf(site, fn, analysis, callbackArg) };
       // A lock still held when the function returns: the caller holds it until a release.

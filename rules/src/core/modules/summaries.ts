@@ -72,7 +72,8 @@ export interface AcquireSummary {
    */
   valueArg?: number;
   /**
-   * The function hands the `SET NX`'s reply back (`return result === 'OK'`) and does not throw on
+   * The function hands the `SET NX`'s reply back (`return result === 'OK'`), or a
+   * `pg_try_advisory_lock`'s answer (`return rows[0]?.locked === true`), and does not throw on
    * it: the caller's test of the reply decides whether anything runs, so a caller that drops the
    * reply (`await acquire(k, v, ttl);` as a statement) takes no lock.
    */

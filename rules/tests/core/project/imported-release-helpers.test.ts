@@ -3,7 +3,9 @@
  * (`tryLeadLock(id)` / `releaseLeadLock(id)` over `pg_try_advisory_lock` / `pg_advisory_unlock`),
  * used by a service that releases in `finally` and returns a result: the imported release ends
  * the service's section, so it holds nothing when it returns and a caller's writes after the
- * call are under no lock. A write between the acquire and the release still is.
+ * call are under no lock. A write between the acquire and the release still is. A caller that
+ * drops the try-lock's answer (`await tryLeadLock(id);` as a statement) runs whether or not it got
+ * the lock: it takes none, as a dropped `SET NX` reply takes none.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { findings, project, type Project } from './project-helpers.js';
@@ -87,5 +89,21 @@ describe('an unlock helper imported from the lock module', () => {
     const results = await current.lint('src/pipeline.ts', 'src/caller.ts');
     expect(findings(results.get('src/caller.ts'))).toEqual([]);
     expect(findings(results.get('src/pipeline.ts'))).toEqual(['8 fencelint/require-fence-condition']);
+  });
+
+  it("takes no lock where the caller drops the try-lock's answer", async () => {
+    const marker = `import pg from 'pg';
+import { tryLeadLock } from './locks';
+const pool = new pg.Pool();
+export async function startSession(leadId: string) {
+  await tryLeadLock(leadId);
+  await pool.query('UPDATE leads SET active_at = now() WHERE id = $1', [leadId]);
+}
+`;
+    const tested = marker.replace('  await tryLeadLock(leadId);', '  if (!(await tryLeadLock(leadId))) return;');
+    current = project({ 'src/locks.ts': pgLocks, 'src/marker.ts': marker, 'src/tested.ts': tested });
+    const results = await current.lint('src/marker.ts', 'src/tested.ts');
+    expect(findings(results.get('src/marker.ts'))).toEqual([]);
+    expect(findings(results.get('src/tested.ts'))).toEqual(['6 fencelint/require-fence-condition']);
   });
 });
