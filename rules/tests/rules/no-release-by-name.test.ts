@@ -17,6 +17,16 @@ const LUA_SINGLE = `'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.
 ruleTester.run('no-release-by-name', rule, {
   valid: [
     {
+      name: 'a custom authority handed the holder id at both ends: the release can compare it',
+      code: `import { LeaseAuthority } from './authority';
+const authority = new LeaseAuthority();
+export async function run(resourceKey: string, runId: string) {
+  const held = await authority.acquire(resourceKey, runId);
+  if (!held) return;
+  try { console.log(runId); } finally { await authority.release(resourceKey, runId); }
+}`,
+    },
+    {
       name: 'a lock row keyed by a grant id each acquire generates at random: the delete by that id is the holder\'s own',
       code: `${pg}
 import { v4 as newId } from 'uuid';
@@ -715,6 +725,17 @@ export async function run(resourceKey: string) {
   try { console.log(lease.fenceToken); } finally { await authority.release(resourceKey); }
 }`,
       errors: [{ line: 5, messageId: 'authorityByKey', data: { call: '`authority.release(resourceKey)`', acquire: 'line 4' } }],
+    },
+    {
+      name: 'a custom authority released by its resource key and a holder value the acquire was not handed',
+      code: `import { LeaseAuthority } from './authority';
+const authority = new LeaseAuthority();
+export async function run(resourceKey: string, runId: string, reason: string) {
+  const held = await authority.acquire(resourceKey, runId);
+  if (!held) return;
+  try { console.log(runId); } finally { await authority.release(resourceKey, reason); }
+}`,
+      errors: [{ line: 6, messageId: 'authorityByKey' }],
     },
     {
       name: 'custom lock service: destructured handle, release by template key',

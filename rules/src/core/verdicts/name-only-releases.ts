@@ -723,6 +723,12 @@ function readsName(node: Node, names: ReadonlySet<string>, sourceCode: SourceCod
   return false;
 }
 
+/** A value named in the code (`runId`, `this.instanceId`), not a literal or an expression built on the spot. */
+function isNamedValue(node: Node): boolean {
+  const n = unwrap(node);
+  return n.type === AST_NODE_TYPES.Identifier || (n.type === AST_NODE_TYPES.MemberExpression && !n.computed);
+}
+
 /** `authority.release(resourceKey)` after `const lease = await authority.acquire(resourceKey)`. */
 function authorityReleases(analysis: FileAnalysis, sourceCode: SourceCode, out: NameOnlyRelease[]): void {
   for (const site of analysis.acquires) {
@@ -733,6 +739,8 @@ function authorityReleases(analysis: FileAnalysis, sourceCode: SourceCode, out: 
     const resourceText = keyText(resource, sourceCode);
     if (staticString(resource) === undefined && unwrap(resource).type === AST_NODE_TYPES.ObjectExpression) continue;
     const handleNames = new Set<string>([...(site.handleKey ? [site.handleKey] : []), ...site.destructured.values()]);
+    // The holder's own value the acquire was handed besides the resource (`acquireLock(key, executionId)`).
+    const holderValues = new Set(site.node.arguments.slice(1).flatMap((a) => (isNamedValue(a) ? [sourceCode.getText(a)] : [])));
     const scope = site.scope.type === AST_NODE_TYPES.Program ? site.scope.range : site.scope.body.range;
     for (const call of analysis.calls) {
       if (call.range[0] < site.node.range[1] || !contains(scope, call)) continue;
@@ -742,6 +750,8 @@ function authorityReleases(analysis: FileAnalysis, sourceCode: SourceCode, out: 
       const model = analysis.receivers.models.find((m) => m.id === site.library);
       if (!GENERIC_RELEASE_METHOD.test(method) && !(model?.authorityRelease.includes(method) ?? false)) continue;
       if (call.arguments.length === 0 || call.arguments.some((a) => readsName(a, handleNames, sourceCode))) continue;
+      // `releaseLock(key, executionId)`: handed the holder's value too, the release can compare it.
+      if (call.arguments.slice(1).some((a) => isNamedValue(a) && holderValues.has(sourceCode.getText(a)))) continue;
       if (call.arguments.some((a) => keyText(a, sourceCode) === resourceText)) out.push({ kind: 'authorityByKey', node: call, acquire: site });
     }
   }
