@@ -1447,13 +1447,18 @@ class ModuleSummarizer implements ModuleBuilder {
       const method = calleeName(call) ?? '';
       const object = calleeObject(call);
       const releaseMethod = GENERIC_RELEASE_METHOD.test(method);
+      // Another helper's release, read from its summary, decides over the method's name.
+      const local = analysis.functions.callee(call);
+      const inner = local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(call);
       // `lock.release()` on the handle passed in.
       const self = object && releaseMethod ? this.directParam(object, fn) : undefined;
       // `res.end()` on a response or stream passed in closes I/O, not a lease.
       if (self !== undefined && !isIoParameter(fn, self, this.sourceCode)) add({ by: 'handle', arg: self });
-      // `redlock.release(lock)`, `this.authority.release(lease)`.
+      // `redlock.release(lock)`, `this.authority.release(lease)`; not `this.leases.release(boxId)`
+      // whose summary releases the lock named by that argument.
       if (object && releaseMethod) {
-        for (const arg of call.arguments) {
+        for (const [position, arg] of call.arguments.entries()) {
+          if (inner?.releases.some((r) => r.by === 'name' && r.arg === position)) continue;
           const index = this.directParam(arg, fn);
           if (index !== undefined && !isIoParameter(fn, index, this.sourceCode)) add({ by: 'handle', arg: index });
         }
@@ -1478,8 +1483,6 @@ class ModuleSummarizer implements ModuleBuilder {
         if (named.keyArg !== undefined) add({ by: 'name', arg: named.keyArg, ...(named.keyProperty ? { keyProperty: named.keyProperty } : {}), ...(named.keyArgs ? { keyArgs: named.keyArgs } : {}), ...(plain ? { plain } : {}) });
       }
       // Another helper's release, with this function's parameter in its place.
-      const local = analysis.functions.callee(call);
-      const inner = local && local !== fn ? this.summarizeFunction(local, this.functionName(local)) : analysis.callees?.summaryOf(call);
       for (const release of inner?.releases ?? []) {
         const arg = release.by === 'name' ? keyArgument(call.arguments, release.arg, release.keyProperty) : call.arguments[release.arg];
         const index = this.directParam(arg, fn) ?? [...paramSources(arg, fn, this.sourceCode, SAME_VALUE)][0];
