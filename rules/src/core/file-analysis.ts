@@ -968,7 +968,7 @@ function readWriteAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpr
   }
   if (node.type !== AST_NODE_TYPES.TaggedTemplateExpression) {
     const write = readObjectWrite(node, receivers);
-    if (write && isLockTable(objectWriteTable(write))) return undefined;
+    if (write && isLockTable(objectWriteTable(write, sourceCode))) return undefined;
     if (write) {
       const verdict = judgeObjectWrite(write, judge);
       if (!verdict.tokenCompared && onlyRelativeObjectWrite(write)) return undefined;

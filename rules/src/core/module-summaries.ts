@@ -25,6 +25,8 @@ import { writesClaimedRows } from './locks/row-claims.js';
 import { readsRowForWrite, rowLockedInCallback } from './locks/transaction-row-locks.js';
 import { callPicksClaimed, claimsAmong, readingPicksClaimed, type CheckedClaim } from './claim-ownership.js';
 import { readSqlCall } from './sinks/sql-writes.js';
+import { objectWriteTable, readObjectWrite } from './sinks/object-writes.js';
+import { isLockTable } from './models/lock-tables.js';
 import { insertedRecords, isInsertResult, readsInserted, type InsertedRecordInput } from './sinks/inserted-records.js';
 import { recordKeysOf } from './record-keys.js';
 import { heldOnOwnConnection } from './locks/advisory-scope.js';
@@ -1475,6 +1477,19 @@ class ModuleSummarizer implements ModuleBuilder {
             const index = this.directParam(v.object, fn);
             if (index !== undefined) add({ by: 'handle', arg: index });
           }
+        }
+      }
+      // `send(new DeleteCommand({ TableName: LOCK_TABLE, Key: { printerId } }))`: a lock table's item deleted by a key passed in.
+      if (releaseNamed || moduleLocks) {
+        const command = method === 'send' && call.arguments[0] ? unwrap(call.arguments[0]) : undefined;
+        const write = command?.type === AST_NODE_TYPES.NewExpression ? readObjectWrite(command, analysis.receivers) : /^delete/.test(method) ? readObjectWrite(call, analysis.receivers) : undefined;
+        const key = write?.api === 'dynamodb' && write.kind === 'delete' && isLockTable(objectWriteTable(write, this.sourceCode)) ? propertyValue(write.filter, 'Key') : undefined;
+        const keyObject = key && unwrap(key).type === AST_NODE_TYPES.ObjectExpression ? (unwrap(key) as TSESTree.ObjectExpression) : undefined;
+        for (const p of keyObject?.properties ?? []) {
+          const named = p.type === AST_NODE_TYPES.Property ? this.keyNamedBy(p.value, fn) : {};
+          if (named.keyArg === undefined) continue;
+          add({ by: 'name', arg: named.keyArg, ...(named.keyProperty ? { keyProperty: named.keyProperty } : {}), ...(named.keyArgs ? { keyArgs: named.keyArgs } : {}) });
+          break;
         }
       }
       if ((releaseNamed || moduleLocks) && (NAME_RELEASE_METHOD.test(method) || (head !== undefined && ADVISORY_UNLOCK.test(head)))) {

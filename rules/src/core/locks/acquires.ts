@@ -556,7 +556,7 @@ function classify(call: TSESTree.CallExpression, input: AcquireFinderInput): Can
   const leaseTable = leaseTableClaim(head);
   if (leaseTable) return leaseTable;
   // The same, through knex or a document API: `db('job_leases').update({ owner: me, ... })`.
-  const leaseRow = leaseRowTaken(call, input.receivers);
+  const leaseRow = leaseRowTaken(call, input.receivers, input.sourceCode);
   if (leaseRow) return { library: 'sql-lease-table', advice: LEASE_TABLE_ADVICE, lockKeyText: leaseRow.toLowerCase() };
   // `withLock(key, async () => { ... })`: the helper's name says the callback runs under a lock.
   if (WITH_LOCK_FUNCTION.test(method) && !wrapsInProcessLock(call, input)) {

@@ -3,9 +3,12 @@
  * `db('job_leases').where(...).update({ owner: me, ... })` (or `insert(...).onConflict().merge()`),
  * a MongoDB `locks.updateOne(filter, { $set: { owner: me, expiresAt } }, { upsert: true })`. Like
  * `UPDATE job_leases SET owner = ...` in SQL, writing a holder into a lock table takes the lock.
+ * So does a DynamoDB conditional write of a holder into a lock table's item (`new UpdateCommand({
+ * TableName: 'printer_locks', UpdateExpression: 'SET holder = :me, ...', ConditionExpression })`).
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { calleeName, calleeObject, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
+import { calleeName, calleeObject, constInitializer, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
 import { isLockTable, OWNER_COLUMN_NAME } from '../models/lock-tables.js';
 import type { ReceiverTable } from '../modules/receivers.js';
 
@@ -69,9 +72,57 @@ function setsHolder(values: Node | undefined): boolean {
   });
 }
 
-/** The lock table whose row this call takes by writing its holder, if it does. */
-export function leaseRowTaken(call: TSESTree.CallExpression, receivers: ReceiverTable): string | undefined {
+const DYNAMO_CONDITIONAL_WRITE = /^(?:PutCommand|UpdateCommand|PutItemCommand|UpdateItemCommand)$/;
+const DYNAMO_CLIENT_WRITE = /^(?:put|update|putItem|updateItem)$/;
+
+/** A string, or a `const` holding one, also behind a fallback (`process.env.LOCK_TABLE ?? 'printer_locks'`). */
+function textOf(node: Node | undefined, sourceCode: SourceCode | undefined, depth = 0): string | undefined {
+  if (!node || depth > 3) return undefined;
+  const n = unwrap(node);
+  const text = staticString(n);
+  if (text !== undefined) return text;
+  if (n.type === AST_NODE_TYPES.LogicalExpression) return textOf(n.right, sourceCode, depth + 1);
+  if (n.type === AST_NODE_TYPES.Identifier && sourceCode) return textOf(constInitializer(n, sourceCode), sourceCode, depth + 1);
+  return undefined;
+}
+
+/**
+ * The input of a DynamoDB write: `send(new UpdateCommand({...}))` (v3), or the DocumentClient's
+ * `update({...})` (v2, often with `.promise()`).
+ */
+function dynamoInput(call: TSESTree.CallExpression): TSESTree.ObjectExpression | undefined {
   const method = calleeName(call) ?? '';
+  const first = call.arguments[0] && unwrap(call.arguments[0]);
+  if (method === 'send' && first?.type === AST_NODE_TYPES.NewExpression && DYNAMO_CONDITIONAL_WRITE.test(calleeName(first) ?? '')) {
+    const input = first.arguments[0] && unwrap(first.arguments[0]);
+    return input?.type === AST_NODE_TYPES.ObjectExpression ? input : undefined;
+  }
+  return DYNAMO_CLIENT_WRITE.test(method) && first?.type === AST_NODE_TYPES.ObjectExpression && propertyValue(first, 'TableName') ? first : undefined;
+}
+
+/** The lock table whose item a DynamoDB write claims: conditioned, and writing a holder (in the item or by `SET holder = :v`). */
+function dynamoLeaseTaken(call: TSESTree.CallExpression, sourceCode: SourceCode | undefined): string | undefined {
+  const input = dynamoInput(call);
+  if (!input || !propertyValue(input, 'ConditionExpression')) return undefined;
+  const table = textOf(propertyValue(input, 'TableName'), sourceCode);
+  if (!isLockTable(table)) return undefined;
+  if (setsHolder(propertyValue(input, 'Item'))) return table;
+  const update = textOf(propertyValue(input, 'UpdateExpression'), sourceCode);
+  const set = update?.match(/\bSET\b([\s\S]*?)(?=\b(?:REMOVE|ADD|DELETE)\b|$)/i)?.[1] ?? '';
+  const names = propertyValue(input, 'ExpressionAttributeNames');
+  const named = (column: string) => (column.startsWith('#') && names && unwrap(names).type === AST_NODE_TYPES.ObjectExpression ? textOf(propertyValue(unwrap(names) as TSESTree.ObjectExpression, column), sourceCode) : column);
+  const holder = set.split(',').some((assignment) => {
+    const [column, value] = assignment.split('=').map((part) => part.trim());
+    return !!column && !!value && OWNER_COLUMN_NAME.test(named(column) ?? '') && value.startsWith(':');
+  });
+  return holder ? table : undefined;
+}
+
+/** The lock table whose row this call takes by writing its holder, if it does. */
+export function leaseRowTaken(call: TSESTree.CallExpression, receivers: ReceiverTable, sourceCode?: SourceCode): string | undefined {
+  const method = calleeName(call) ?? '';
+  const dynamo = dynamoLeaseTaken(call, sourceCode);
+  if (dynamo) return dynamo;
   if (KNEX_TAKE.test(method)) {
     const chain = knexTable(call, receivers);
     if (!chain || !isLockTable(chain.table)) return undefined;

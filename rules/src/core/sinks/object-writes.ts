@@ -8,7 +8,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { visitorKeys as treeKeys } from '@typescript-eslint/visitor-keys';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, constObjectBefore, constValueBefore, enclosingFunction, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, walkPruned, type Node } from '../ast.js';
+import { calleeName, calleeObject, constInitializer, constObjectBefore, constValueBefore, enclosingFunction, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, walkPruned, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
 import { dynamoSetOnceClaim, setOnceChainClaim, setOnceObjectClaim } from './set-once-claims.js';
 import { literalMarkerObjectClaim, transitionChainClaim, transitionObjectClaim } from './state-transitions.js';
@@ -832,10 +832,10 @@ export function judgeObjectWrite(write: ObjectWrite, options: FenceJudgeOptions)
  * (or the variable holding it), the Sequelize/TypeORM model, the DynamoDB `TableName`, the
  * Supabase `from(table)`.
  */
-export function objectWriteTable(write: ObjectWrite): string | undefined {
+export function objectWriteTable(write: ObjectWrite, sourceCode?: SourceCode): string | undefined {
   let name: string | undefined;
   if (write.api === 'dynamodb') {
-    for (const p of write.filter?.properties ?? []) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'TableName') name = staticString(p.value);
+    for (const p of write.filter?.properties ?? []) if (p.type === AST_NODE_TYPES.Property && propertyKeyName(p) === 'TableName') name = tableNameText(p.value, sourceCode);
   } else if (write.api === 'supabase') {
     // `db.from('job_locks').delete()...`: the chain's root names the table.
     const root = write.links[write.links.length - 1];
@@ -847,6 +847,20 @@ export function objectWriteTable(write: ObjectWrite): string | undefined {
     else if (o) name = receiverPath(o).pop();
   }
   return tableName(name);
+}
+
+/**
+ * A DynamoDB `TableName`: a string, or a `const` holding one (also behind a fallback:
+ * `process.env.LOCK_TABLE ?? 'printer_locks'`), else the constant's own name (`LOCK_TABLE`).
+ */
+function tableNameText(node: Node, sourceCode: SourceCode | undefined, depth = 0): string | undefined {
+  const n = unwrap(node);
+  const text = staticString(n);
+  if (text !== undefined || depth > 3) return text;
+  if (n.type === AST_NODE_TYPES.LogicalExpression) return tableNameText(n.right, sourceCode, depth + 1);
+  if (n.type !== AST_NODE_TYPES.Identifier || !sourceCode) return undefined;
+  const init = constInitializer(n, sourceCode);
+  return (init && tableNameText(init, sourceCode, depth + 1)) ?? n.name;
 }
 
 /** A model, collection or repository name as a table name: `jobLockRepository` is `job_lock`. */

@@ -628,7 +628,7 @@ function recordReleases(analysis: FileAnalysis, sourceCode: SourceCode, tableCol
       continue;
     }
     if (!write || write.kind !== 'delete') continue;
-    const table = objectWriteTable(write);
+    const table = objectWriteTable(write, sourceCode);
     if (!isLockTable(table) || !lockSemantics(table!, call, tableColumns)) continue;
     // A lock record with no expiry is held until deleted: no lease lapses for a newer holder to take.
     if (lockRecordNeverExpires(table!, analysis)) continue;
