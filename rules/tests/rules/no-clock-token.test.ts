@@ -319,6 +319,20 @@ export async function claim(shard: number, node: string) {
       errors: [{ messageId: 'sqlClockToken', line: 10 }],
     },
     {
+      name: 'SQL: an upsert inserts the clock and carries it on with EXCLUDED: reported where the clock is written',
+      code: `${pgHeader}
+export async function claim(shard: number, node: string) {
+  await pool.query(
+    \`INSERT INTO shard_owners (shard, node_id, generation)
+     VALUES ($1, $2, (extract(epoch from clock_timestamp()) * 1000)::bigint)
+     ON CONFLICT (shard) DO UPDATE
+        SET node_id = EXCLUDED.node_id, generation = EXCLUDED.generation\`,
+    [shard, node],
+  );
+}`,
+      errors: [{ messageId: 'sqlClockToken', line: 8, column: 22 }],
+    },
+    {
       name: 'a token issuer helper returns the clock',
       code: `function nextFenceToken(): number {
   return Date.now();

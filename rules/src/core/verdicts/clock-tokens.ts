@@ -59,13 +59,15 @@ export function findClockTokens(sourceCode: SourceCode, options: TokenPlaceOptio
     for (const statement of call.source.analysis.statements) {
       if (statement.kind !== 'update' && statement.kind !== 'insert' && statement.kind !== 'merge') continue;
       const seen = new Set<string>();
-      for (const assignment of [...statement.assignments, ...(statement.insertedValues ?? [])]) {
+      // An upsert's VALUES first: that is where the clock is written; its `SET c = EXCLUDED.c` only carries it on.
+      const inserted = new Set(statement.insertedValues ?? []);
+      for (const assignment of [...inserted, ...statement.assignments]) {
         if (seen.has(assignment.column)) continue;
         const strength = isTokenColumn(assignment.column, statement.table, options);
         const fn = strength && sqlClockFunction(assignment.value);
         if (!fn || (fn.kind !== 'clock' && strength !== 'strong')) continue;
         seen.add(assignment.column);
-        const at = assignmentOffset(call.source.analysis.text, statement, assignment.column, assignment.value.text);
+        const at = assignmentOffset(call.source.analysis.text, statement, assignment.column, assignment.value.text, inserted.has(assignment));
         const index = at === undefined ? undefined : sourceIndex(call.source, at.offset);
         const loc =
           index === undefined
@@ -131,19 +133,23 @@ export function findClockTokens(sourceCode: SourceCode, options: TokenPlaceOptio
 }
 
 /** Where `column = value` (UPDATE) or the column's value (INSERT) sits in the statement text, best effort. */
-function assignmentOffset(text: string, statement: SqlStatementInfo, column: string, value: string): { offset: number; length: number } | undefined {
+function assignmentOffset(text: string, statement: SqlStatementInfo, column: string, value: string, inserted: boolean): { offset: number; length: number } | undefined {
   const body = text.slice(statement.range.start, statement.range.end);
   const escaped = column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const inValues = (): { offset: number; length: number } | undefined => {
+    const values = body.search(/\bvalues\b/i);
+    const at = values >= 0 ? body.indexOf(value, values) : -1;
+    return at >= 0 && body.indexOf(value, at + 1) < 0 ? { offset: statement.range.start + at, length: value.length } : undefined;
+  };
+  const listed = inserted ? inValues() : undefined;
+  if (listed) return listed;
   const set = new RegExp(`(?:^|[\\s,(."])(${escaped})"?\\s*=(?!=)`, 'i').exec(body.slice(Math.max(0, body.search(/\bset\b/i))));
   if (set && /\bset\b/i.test(body)) {
     const base = Math.max(0, body.search(/\bset\b/i));
     return { offset: statement.range.start + base + set.index + set[0].indexOf(set[1]), length: column.length };
   }
-  const values = body.search(/\bvalues\b/i);
-  if (values >= 0) {
-    const at = body.indexOf(value, values);
-    if (at >= 0 && body.indexOf(value, at + 1) < 0) return { offset: statement.range.start + at, length: value.length };
-  }
+  const fromValues = inValues();
+  if (fromValues) return fromValues;
   const named = new RegExp(`\\b${escaped}\\b`, 'i').exec(body);
   return named ? { offset: statement.range.start + named.index, length: column.length } : undefined;
 }
