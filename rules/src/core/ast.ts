@@ -262,6 +262,37 @@ export function constInitializer(id: TSESTree.Identifier, sourceCode: SourceCode
   return def?.type === 'Variable' && def.parent?.kind === 'const' && def.node.type === AST_NODE_TYPES.VariableDeclarator && def.node.id.type === AST_NODE_TYPES.Identifier && def.node.init ? def.node.init : undefined;
 }
 
+/**
+ * The value of a class constant read through its class or instance: `Service.IN_FLIGHT` for a
+ * `static readonly IN_FLIGHT = 'in-flight'` of a class of this file, `this.MARK` for a `readonly
+ * MARK = '1'` of the enclosing class. Only fields declared `readonly` with an initializer.
+ */
+export function classConstantValue(member: TSESTree.MemberExpression, sourceCode: SourceCode): Node | undefined {
+  const name = memberName(member);
+  if (!name || member.computed) return undefined;
+  const object = unwrap(member.object);
+  let body: TSESTree.ClassBody | undefined;
+  let isStatic = false;
+  if (object.type === AST_NODE_TYPES.ThisExpression) {
+    for (let p: Node | undefined = member.parent; p; p = p.parent) {
+      if (p.type === AST_NODE_TYPES.ClassBody) {
+        body = p;
+        break;
+      }
+    }
+  } else if (object.type === AST_NODE_TYPES.Identifier) {
+    const def = ASTUtils.findVariable(sourceCode.getScope(object), object.name)?.defs[0];
+    const declared = def?.type === 'ClassName' ? def.node : undefined;
+    if (declared && (declared.type === AST_NODE_TYPES.ClassDeclaration || declared.type === AST_NODE_TYPES.ClassExpression)) body = declared.body;
+    isStatic = true;
+  }
+  for (const element of body?.body ?? []) {
+    if (element.type !== AST_NODE_TYPES.PropertyDefinition || !element.readonly || element.static !== isStatic || element.computed || !element.value) continue;
+    if (element.key.type === AST_NODE_TYPES.Identifier && element.key.name === name) return element.value;
+  }
+  return undefined;
+}
+
 /** `null`, `undefined`, or a value that falls back on one (`x || null`, `x ?? undefined`, `c ? x : null`). */
 export function mayBeEmpty(node: Node): boolean {
   const n = unwrap(node);

@@ -524,6 +524,22 @@ export async function drain(queue: string) {
   ],
   invalid: [
     {
+      name: 'the same gate with a class field that is not readonly: the value may differ per holder, a lease',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const pool = new Pool();
+export class PaymentEvents {
+  static holder = 'seen';
+  private readonly redis = new Redis();
+  async onPaid(eventId: string, orderId: string) {
+    const fresh = await this.redis.set('payment-event:' + eventId, PaymentEvents.holder, 'EX', 86400, 'NX');
+    if (fresh !== 'OK') return;
+    await pool.query("UPDATE orders SET status = 'paid' WHERE id = $1", [orderId]);
+  }
+}`,
+      errors: [{ line: 10, messageId: 'missingFenceNoToken' }],
+    },
+    {
       name: 'a lock whose handle is its release: held until the handle is called, also when a helper hands the handle over',
       code: `import Redis from 'ioredis';
 import { Pool } from 'pg';
@@ -2137,6 +2153,21 @@ const pool = new Pool();
 export async function recordSale(shopId: string, amount: number) {
   await redis.set(\`shop:\${shopId}:firstSaleAt\`, Date.now(), 'NX');
   await pool.query('UPDATE shops SET revenue = revenue + $1 WHERE id = $2', [amount, shopId]);
+}`,
+    },
+    {
+      name: 'an idempotency gate whose value is a readonly class constant: a marker, as a literal is',
+      code: `import Redis from 'ioredis';
+import { Pool } from 'pg';
+const pool = new Pool();
+export class PaymentEvents {
+  private static readonly SEEN = 'seen';
+  private readonly redis = new Redis();
+  async onPaid(eventId: string, orderId: string) {
+    const fresh = await this.redis.set('payment-event:' + eventId, PaymentEvents.SEEN, 'EX', 86400, 'NX');
+    if (fresh !== 'OK') return;
+    await pool.query("UPDATE orders SET status = 'paid' WHERE id = $1", [orderId]);
+  }
 }`,
     },
     {

@@ -5,7 +5,7 @@
  */
 import { AST_NODE_TYPES, ASTUtils, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, constInitializer, enclosingFunction, memberName, propertyKeyName, staticString, unwrap, walk, type Node } from '../ast.js';
+import { calleeName, calleeObject, classConstantValue, constInitializer, enclosingFunction, memberName, propertyKeyName, staticString, unwrap, walk, type Node } from '../ast.js';
 import { isRedisSetNx } from './acquires.js';
 import { GLOBAL_CLOCK_CALLS, VALUE_KEEPING_FUNCTIONS, VALUE_KEEPING_METHODS } from '../models/clock-sources.js';
 import { LOCK_KEY_NAME, REDIS_DATA_COMMAND } from '../models/locks.js';
@@ -174,14 +174,21 @@ function dottedName(node: Node): string | undefined {
   return undefined;
 }
 
-/** A literal, a template without holes, or a `const` holding one: the same value for every holder. */
-function isConstant(node: Node, resolve: (id: TSESTree.Identifier) => Node | undefined): boolean {
+/**
+ * A literal, a template without holes, or a `const` or readonly class constant holding one
+ * (`Service.IN_FLIGHT`, `this.MARK`): the same value for every holder.
+ */
+function isConstant(node: Node, resolve: (id: TSESTree.Identifier) => Node | undefined, sourceCode?: SourceCode): boolean {
   const n = unwrap(node);
   if (n.type === AST_NODE_TYPES.Literal) return true;
   if (staticString(n) !== undefined) return true;
   if (n.type === AST_NODE_TYPES.Identifier) {
     const init = resolve(n);
     return init !== undefined && unwrap(init).type !== AST_NODE_TYPES.Identifier && isConstant(init, resolve);
+  }
+  if (n.type === AST_NODE_TYPES.MemberExpression && sourceCode) {
+    const value = classConstantValue(n, sourceCode);
+    return value !== undefined && (unwrap(value).type === AST_NODE_TYPES.Literal || staticString(unwrap(value)) !== undefined);
   }
   return false;
 }
@@ -247,7 +254,7 @@ export function setNxPurpose(site: SetNxSite, calls: readonly TSESTree.CallExpre
     if (!expiredLater) return 'marker';
   }
   if (replyDiscarded(site.call)) return 'marker';
-  if (site.value && (isConstant(site.value, resolve) || isClockReading(site.value, resolve))) return 'marker';
+  if (site.value && (isConstant(site.value, resolve, sourceCode) || isClockReading(site.value, resolve))) return 'marker';
   const params = parameterNames(site.call);
   if (site.value && madeOfParameters(site.value, params, resolve) && madeOfParameters(site.key, params, resolve)) return 'primitive';
   return 'lease';
