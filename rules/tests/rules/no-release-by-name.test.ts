@@ -17,6 +17,19 @@ const LUA_SINGLE = `'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.
 ruleTester.run('no-release-by-name', rule, {
   valid: [
     {
+      name: 'an admin function named for forcing a stuck lock free deletes it by name on purpose',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function withLock(key: string, fn: () => Promise<void>) {
+  const me = Math.random().toString(36);
+  if ((await redis.set(key, me, 'NX', 'EX', 30)) !== 'OK') return;
+  try { await fn(); } finally { await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end", 1, key, me); }
+}
+export async function forceReleaseLock(key: string) {
+  await redis.del(key);
+}`,
+    },
+    {
       name: 'a custom authority handed the holder id at both ends: the release can compare it',
       code: `import { LeaseAuthority } from './authority';
 const authority = new LeaseAuthority();
@@ -336,6 +349,20 @@ export async function handle(opId: string, apply: () => Promise<void>) {
     },
   ],
   invalid: [
+    {
+      name: 'the same DEL in a function named only for releasing is reported',
+      code: `import Redis from 'ioredis';
+const redis = new Redis();
+export async function withLock(key: string, fn: () => Promise<void>) {
+  const me = Math.random().toString(36);
+  if ((await redis.set(key, me, 'NX', 'EX', 30)) !== 'OK') return;
+  try { await fn(); } finally { await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end", 1, key, me); }
+}
+export async function releaseLock(key: string) {
+  await redis.del(key);
+}`,
+      errors: [{ line: 9, messageId: 'redisDelete' }],
+    },
     {
       name: 'a lock row whose second column is given by the caller, not generated per acquire: a delete by it names the lock',
       code: `${pg}

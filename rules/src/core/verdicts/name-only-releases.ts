@@ -769,6 +769,14 @@ export function findNameOnlyReleases(analysis: FileAnalysis, sourceCode: SourceC
   etcdReleases(analysis, redisLocks, sourceCode, releases);
   authorityReleases(analysis, sourceCode, releases);
   summarisedReleases(analysis, sourceCode, releases);
-  releases.sort((a, b) => a.node.range[0] - b.node.range[0]);
-  return { releases, tableColumns, redisLocks };
+  // A function named for forcing a lock free (`forceReleaseLock(key)`, `forceUnlock`) is the admin
+  // tool that frees a stuck lock by name on purpose: there is no holder to name.
+  const kept = releases.filter((r) => {
+    const fn = enclosingFunction(r.node);
+    return !(fn && FORCED_RELEASE_FUNCTION.test(functionName(fn) ?? ''));
+  });
+  kept.sort((a, b) => a.node.range[0] - b.node.range[0]);
+  return { releases: kept, tableColumns, redisLocks };
 }
+
+const FORCED_RELEASE_FUNCTION = /^force(?:d)?(?:Release|Unlock|Free|Clear|Delete|Remove|Break)/;
