@@ -42,6 +42,8 @@ const MAX_REGISTRY_DEPTH = 2;
 /** Trees of top-level parses kept for a full parse of the same module (`keepTree`). */
 const MAX_KEPT_TREES = 128;
 const MAX_KEPT_BYTES = 4 * 1024 * 1024;
+/** Parsed modules (tree and scopes) kept across the lints of one run: at most this much source text. */
+const MAX_PARSED_BYTES = 6 * 1024 * 1024;
 /** Re-export hops followed for one name (`export * from` chains, barrels of barrels). */
 export const MAX_REEXPORT_HOPS = 64;
 
@@ -192,6 +194,39 @@ export class ModuleGraph {
     return kept.text === text ? kept.program : undefined;
   }
 
+  /**
+   * Modules parsed for a summary, by file, for the same text: a summary built on partial
+   * knowledge (past the depth or module bounds, or inside an import cycle) is built again by the
+   * next lint that reaches the module, and in a large tangled project that is most of them. The
+   * parse does not depend on the bounds, so it is kept: at most `MAX_PARSED_BYTES` of text, the
+   * least recently used dropped first.
+   */
+  private readonly parsed = new Map<string, { hash: string; bytes: number; sourceCode: SourceCode }>();
+  private parsedBytes = 0;
+
+  private parseOnce(file: string, text: string, hash: string): SourceCode | undefined {
+    const kept = this.parsed.get(file);
+    if (kept) {
+      this.parsed.delete(file);
+      this.parsedBytes -= kept.bytes;
+      if (kept.hash === hash) {
+        this.parsed.set(file, kept);
+        this.parsedBytes += kept.bytes;
+        return kept.sourceCode;
+      }
+    }
+    const sourceCode = parseProjectFile(file, text, this.takeTree(file, text));
+    if (!sourceCode || text.length > MAX_PARSED_BYTES) return sourceCode;
+    this.parsed.set(file, { hash, bytes: text.length, sourceCode });
+    this.parsedBytes += text.length;
+    while (this.parsedBytes > MAX_PARSED_BYTES) {
+      const [oldest, entry] = this.parsed.entries().next().value!;
+      this.parsed.delete(oldest);
+      this.parsedBytes -= entry.bytes;
+    }
+    return sourceCode;
+  }
+
   /** The shape of export `name` of `file`, read off a top-level parse (no summary). */
   private shapeOf(file: string, name: string): ExportShape | undefined {
     return this.topLevelOf(file)?.shapes.get(name);
@@ -274,6 +309,8 @@ export class ModuleGraph {
     this.shapes.clear();
     this.trees.clear();
     this.treeBytes = 0;
+    this.parsed.clear();
+    this.parsedBytes = 0;
     this.stamps.clear();
     this.texts.clear();
     this.used.clear();
@@ -420,7 +457,7 @@ export class ModuleGraph {
     // Binary or minified content is not a module we can say anything useful about.
     if (text.includes('\u0000')) return skipped('unparseable', hash);
     if (!worthReading(text)) return skipped('self-contained', hash);
-    const sourceCode = parseProjectFile(file, text, this.takeTree(file, text));
+    const sourceCode = this.parseOnce(file, text, hash);
     if (!sourceCode) return skipped('unparseable', hash);
     budget.bytes += text.length;
     // The export shapes read off this parse: `isPlainCode` need not parse the module again.
