@@ -12,22 +12,25 @@ const pg = `import { Pool } from 'pg';
 const pool = new Pool();
 `;
 
-const LUA_SINGLE = `'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end'`;
-
-ruleTester.run('no-release-by-name', rule, {
-  valid: [
-    {
-      name: 'an admin function named for forcing a stuck lock free deletes it by name on purpose',
-      code: `import Redis from 'ioredis';
+/** A lock taken and given back by holder, and a function of the given name that DELs the key by name. */
+const adminDelete = (name: string) => `import Redis from 'ioredis';
 const redis = new Redis();
 export async function withLock(key: string, fn: () => Promise<void>) {
   const me = Math.random().toString(36);
   if ((await redis.set(key, me, 'NX', 'EX', 30)) !== 'OK') return;
   try { await fn(); } finally { await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end", 1, key, me); }
 }
-export async function forceReleaseLock(key: string) {
+export async function ${name}(key: string) {
   await redis.del(key);
-}`,
+}`;
+
+const LUA_SINGLE = `'if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end'`;
+
+ruleTester.run('no-release-by-name', rule, {
+  valid: [
+    {
+      name: 'an admin function named for forcing a stuck lock free deletes it by name on purpose',
+      code: adminDelete('forceReleaseLock'),
     },
     {
       name: 'a custom authority handed the holder id at both ends: the release can compare it',
@@ -351,16 +354,7 @@ export async function handle(opId: string, apply: () => Promise<void>) {
   invalid: [
     {
       name: 'the same DEL in a function named only for releasing is reported',
-      code: `import Redis from 'ioredis';
-const redis = new Redis();
-export async function withLock(key: string, fn: () => Promise<void>) {
-  const me = Math.random().toString(36);
-  if ((await redis.set(key, me, 'NX', 'EX', 30)) !== 'OK') return;
-  try { await fn(); } finally { await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end", 1, key, me); }
-}
-export async function releaseLock(key: string) {
-  await redis.del(key);
-}`,
+      code: adminDelete('releaseLock'),
       errors: [{ line: 9, messageId: 'redisDelete' }],
     },
     {
