@@ -293,6 +293,17 @@ export function classConstantValue(member: TSESTree.MemberExpression, sourceCode
   return undefined;
 }
 
+/** A string, or a `const` holding one, also behind a fallback (`process.env.LOCK_TABLE ?? 'printer_locks'`). */
+export function constantText(node: Node | undefined, sourceCode: SourceCode | undefined, depth = 0): string | undefined {
+  if (!node || depth > 3) return undefined;
+  const n = unwrap(node);
+  const text = staticString(n);
+  if (text !== undefined) return text;
+  if (n.type === AST_NODE_TYPES.LogicalExpression) return constantText(n.right, sourceCode, depth + 1);
+  if (n.type === AST_NODE_TYPES.Identifier && sourceCode) return constantText(constInitializer(n, sourceCode), sourceCode, depth + 1);
+  return undefined;
+}
+
 /** `null`, `undefined`, or a value that falls back on one (`x || null`, `x ?? undefined`, `c ? x : null`). */
 export function mayBeEmpty(node: Node): boolean {
   const n = unwrap(node);

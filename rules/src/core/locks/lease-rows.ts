@@ -8,7 +8,7 @@
  */
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, constInitializer, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
+import { calleeName, calleeObject, constantText, propertyKeyName, propertyValue, staticString, unwrap, type Node } from '../ast.js';
 import { isLockTable, OWNER_COLUMN_NAME } from '../models/lock-tables.js';
 import type { ReceiverTable } from '../modules/receivers.js';
 
@@ -75,17 +75,6 @@ function setsHolder(values: Node | undefined): boolean {
 const DYNAMO_CONDITIONAL_WRITE = /^(?:PutCommand|UpdateCommand|PutItemCommand|UpdateItemCommand)$/;
 const DYNAMO_CLIENT_WRITE = /^(?:put|update|putItem|updateItem)$/;
 
-/** A string, or a `const` holding one, also behind a fallback (`process.env.LOCK_TABLE ?? 'printer_locks'`). */
-function textOf(node: Node | undefined, sourceCode: SourceCode | undefined, depth = 0): string | undefined {
-  if (!node || depth > 3) return undefined;
-  const n = unwrap(node);
-  const text = staticString(n);
-  if (text !== undefined) return text;
-  if (n.type === AST_NODE_TYPES.LogicalExpression) return textOf(n.right, sourceCode, depth + 1);
-  if (n.type === AST_NODE_TYPES.Identifier && sourceCode) return textOf(constInitializer(n, sourceCode), sourceCode, depth + 1);
-  return undefined;
-}
-
 /**
  * The input of a DynamoDB write: `send(new UpdateCommand({...}))` (v3), or the DocumentClient's
  * `update({...})` (v2, often with `.promise()`).
@@ -104,13 +93,13 @@ function dynamoInput(call: TSESTree.CallExpression): TSESTree.ObjectExpression |
 function dynamoLeaseTaken(call: TSESTree.CallExpression, sourceCode: SourceCode | undefined): string | undefined {
   const input = dynamoInput(call);
   if (!input || !propertyValue(input, 'ConditionExpression')) return undefined;
-  const table = textOf(propertyValue(input, 'TableName'), sourceCode);
+  const table = constantText(propertyValue(input, 'TableName'), sourceCode);
   if (!isLockTable(table)) return undefined;
   if (setsHolder(propertyValue(input, 'Item'))) return table;
-  const update = textOf(propertyValue(input, 'UpdateExpression'), sourceCode);
+  const update = constantText(propertyValue(input, 'UpdateExpression'), sourceCode);
   const set = update?.match(/\bSET\b([\s\S]*?)(?=\b(?:REMOVE|ADD|DELETE)\b|$)/i)?.[1] ?? '';
   const names = propertyValue(input, 'ExpressionAttributeNames');
-  const named = (column: string) => (column.startsWith('#') && names && unwrap(names).type === AST_NODE_TYPES.ObjectExpression ? textOf(propertyValue(unwrap(names) as TSESTree.ObjectExpression, column), sourceCode) : column);
+  const named = (column: string) => (column.startsWith('#') && names && unwrap(names).type === AST_NODE_TYPES.ObjectExpression ? constantText(propertyValue(unwrap(names) as TSESTree.ObjectExpression, column), sourceCode) : column);
   const holder = set.split(',').some((assignment) => {
     const [column, value] = assignment.split('=').map((part) => part.trim());
     return !!column && !!value && OWNER_COLUMN_NAME.test(named(column) ?? '') && value.startsWith(':');

@@ -8,7 +8,7 @@
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
 import { visitorKeys as treeKeys } from '@typescript-eslint/visitor-keys';
 import type { SourceCode } from '@typescript-eslint/utils/ts-eslint';
-import { calleeName, calleeObject, constInitializer, constObjectBefore, constValueBefore, enclosingFunction, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, walkPruned, type Node } from '../ast.js';
+import { calleeName, calleeObject, constantText, constObjectBefore, constValueBefore, enclosingFunction, mayBeEmpty, memberName, objectArgument, propertyKeyName, propertyValue, receiverPath, staticString, unwrap, walkPruned, type Node } from '../ast.js';
 import { optimisticDrizzleCheck } from './optimistic-checks.js';
 import { dynamoSetOnceClaim, setOnceChainClaim, setOnceObjectClaim } from './set-once-claims.js';
 import { literalMarkerObjectClaim, transitionChainClaim, transitionObjectClaim } from './state-transitions.js';
@@ -849,18 +849,10 @@ export function objectWriteTable(write: ObjectWrite, sourceCode?: SourceCode): s
   return tableName(name);
 }
 
-/**
- * A DynamoDB `TableName`: a string, or a `const` holding one (also behind a fallback:
- * `process.env.LOCK_TABLE ?? 'printer_locks'`), else the constant's own name (`LOCK_TABLE`).
- */
-function tableNameText(node: Node, sourceCode: SourceCode | undefined, depth = 0): string | undefined {
+/** A DynamoDB `TableName`: a string or a `const` holding one (see `constantText`), else the constant's own name (`LOCK_TABLE`). */
+function tableNameText(node: Node, sourceCode: SourceCode | undefined): string | undefined {
   const n = unwrap(node);
-  const text = staticString(n);
-  if (text !== undefined || depth > 3) return text;
-  if (n.type === AST_NODE_TYPES.LogicalExpression) return tableNameText(n.right, sourceCode, depth + 1);
-  if (n.type !== AST_NODE_TYPES.Identifier || !sourceCode) return undefined;
-  const init = constInitializer(n, sourceCode);
-  return (init && tableNameText(init, sourceCode, depth + 1)) ?? n.name;
+  return constantText(n, sourceCode) ?? (n.type === AST_NODE_TYPES.Identifier && sourceCode ? n.name : undefined);
 }
 
 /** A model, collection or repository name as a table name: `jobLockRepository` is `job_lock`. */
